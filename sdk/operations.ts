@@ -44,6 +44,22 @@ export function operations(client: Client<paths>) {
     createApiKey: (...init: Init<paths['/dashboard/api/keys'], 'post'>) => client.POST('/dashboard/api/keys', ...(init as [MaybeOptionalInit<paths['/dashboard/api/keys'], 'post'>])),
     /** Revoke an API key; it answers 403 from then on (`DELETE /dashboard/api/keys/{keyId}`) */
     revokeApiKey: (...init: Init<paths['/dashboard/api/keys/{keyId}'], 'delete'>) => client.DELETE('/dashboard/api/keys/{keyId}', ...(init as [MaybeOptionalInit<paths['/dashboard/api/keys/{keyId}'], 'delete'>])),
+    /** The organisation's members and its open invitations (`GET /dashboard/api/members`) */
+    listOrganisationMembers: (...init: Init<paths['/dashboard/api/members'], 'get'>) => client.GET('/dashboard/api/members', ...(init as [MaybeOptionalInit<paths['/dashboard/api/members'], 'get'>])),
+    /** Invite a person to the organisation by email (`POST /dashboard/api/members`) */
+    inviteMember: (...init: Init<paths['/dashboard/api/members'], 'post'>) => client.POST('/dashboard/api/members', ...(init as [MaybeOptionalInit<paths['/dashboard/api/members'], 'post'>])),
+    /** Change a member's role (and events) (`PATCH /dashboard/api/members/{userId}`) */
+    changeMember: (...init: Init<paths['/dashboard/api/members/{userId}'], 'patch'>) => client.PATCH('/dashboard/api/members/{userId}', ...(init as [MaybeOptionalInit<paths['/dashboard/api/members/{userId}'], 'patch'>])),
+    /** Remove a member (or leave) (`DELETE /dashboard/api/members/{userId}`) */
+    removeMember: (...init: Init<paths['/dashboard/api/members/{userId}'], 'delete'>) => client.DELETE('/dashboard/api/members/{userId}', ...(init as [MaybeOptionalInit<paths['/dashboard/api/members/{userId}'], 'delete'>])),
+    /** Withdraw an invitation not yet accepted (`DELETE /dashboard/api/invitations/{invitationId}`) */
+    withdrawInvitation: (...init: Init<paths['/dashboard/api/invitations/{invitationId}'], 'delete'>) => client.DELETE('/dashboard/api/invitations/{invitationId}', ...(init as [MaybeOptionalInit<paths['/dashboard/api/invitations/{invitationId}'], 'delete'>])),
+    /** Accept an invitation, signed in with the invited address (`POST /dashboard/api/invitations/accept`) */
+    acceptInvitation: (...init: Init<paths['/dashboard/api/invitations/accept'], 'post'>) => client.POST('/dashboard/api/invitations/accept', ...(init as [MaybeOptionalInit<paths['/dashboard/api/invitations/accept'], 'post'>])),
+    /** The organisations the signed-in person belongs to (`GET /dashboard/api/organisations`) */
+    listOrganisations: (...init: Init<paths['/dashboard/api/organisations'], 'get'>) => client.GET('/dashboard/api/organisations', ...(init as [MaybeOptionalInit<paths['/dashboard/api/organisations'], 'get'>])),
+    /** Work in another organisation the person belongs to (`POST /dashboard/api/organisations/current`) */
+    chooseOrganisation: (...init: Init<paths['/dashboard/api/organisations/current'], 'post'>) => client.POST('/dashboard/api/organisations/current', ...(init as [MaybeOptionalInit<paths['/dashboard/api/organisations/current'], 'post'>])),
     /** Whether this account may publish live events, and its requests for access (`GET /dashboard/api/publishing-access`) */
     getPublishingAccess: (...init: Init<paths['/dashboard/api/publishing-access'], 'get'>) => client.GET('/dashboard/api/publishing-access', ...(init as [MaybeOptionalInit<paths['/dashboard/api/publishing-access'], 'get'>])),
     /** Request publishing access (to publish live events) (`POST /dashboard/api/publishing-access`) */

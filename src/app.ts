@@ -13,6 +13,7 @@ import type { Deps } from './deps.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { publishingRoutes } from './modules/accounts/publishing.routes.js';
 import * as accounts from './modules/accounts/accounts.service.js';
+import * as members from './modules/accounts/members.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { registrationsRoutes } from './modules/registrations/registrations.routes.js';
@@ -36,6 +37,8 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
+import { membersRoutes } from './modules/accounts/members.routes.js';
+import * as events from './modules/events/events.service.js';
 import * as keys from './modules/keys/keys.service.js';
 import { countRequests } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
@@ -114,6 +117,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     verifySession: (token) => deps.sessions.verify(token),
     findCookieSession: (cookieHeader) => dashboardSessions.findSession(deps, cookieHeader),
     findUser: (userId) => accounts.findUser(deps.db, userId),
+    findMembership: (userId, organisationId) => members.findMembership(deps.db, userId, organisationId),
     isStaffEmail: (email) => deps.config.staffEmails.includes(email.toLowerCase()),
     isPinnedOrigin: (origin) => keys.isPinnedOrigin(deps.db, origin),
     findDoorPass: (token) => door.findPass(deps.db, token),
@@ -232,6 +236,7 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     opsRoutes(deps),
     accountsRoutes(deps),
     keysRoutes(deps),
+    membersRoutes({ ...deps, eventAccounts: (ids) => eventAccounts(deps, ids) }),
     publishingRoutes(deps),
     mailSettingsRoutes(deps),
     adminRoutes(deps),
@@ -273,4 +278,9 @@ declare module 'fastify' {
     /** The count of open connections, over every accept queue (connection-gate.ts). */
     connections: ConnectionGate;
   }
+}
+
+/** Which account each event belongs to, for the members module's check of a member's events. */
+async function eventAccounts(deps: Deps, ids: readonly string[]): Promise<Map<string, string>> {
+  return new Map((await events.findEventsById(deps.db, ids)).map((e) => [e.id, e.account_id]));
 }

@@ -10,7 +10,7 @@ export async function insertSession(db: Db, row: Insertable<Database['dashboard_
 export function findLiveSession(db: Db, idHash: string, now: Date) {
   return db
     .selectFrom('dashboard_sessions')
-    .select(['id_hash', 'user_id'])
+    .select(['id_hash', 'user_id', 'organisation_id'])
     .where('id_hash', '=', idHash)
     .where('expires_at', '>', now)
     .executeTakeFirst();
@@ -49,4 +49,12 @@ export async function deleteUserSessions(db: Db, userId: string, keep?: string):
   let q = db.deleteFrom('dashboard_sessions').where('user_id', '=', userId);
   if (keep !== undefined) q = q.where('id_hash', '!=', keep);
   await q.execute();
+}
+
+export async function setOrganisation(db: Db, idHash: string, organisationId: string): Promise<void> {
+  await db
+    .updateTable('dashboard_sessions')
+    .set({ organisation_id: organisationId })
+    .where('id_hash', '=', idHash)
+    .execute();
 }

@@ -21,6 +21,7 @@ import { MAIL_FILE_CSP, MAIL_FRAME_CSP, testInboxPages } from './pages/test-inbo
 import { developerPages, membershipPages, staffPages } from './pages/settings.routes.js';
 import * as sessions from './sessions.js';
 import { errorPage } from './views/account.js';
+import { organisationPages } from './pages/organisation.routes.js';
 
 /** Sign-in attempts per account per minute window, on top of the per-address limit every public route has. */
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
@@ -133,6 +134,7 @@ export const dashboardRoutes =
             e.status,
             e.status >= 500 ? 'Something went wrong on our side. Please try again.' : sentence(e.message),
             backTo(req),
+            e.status >= 500 ? '' : e.code,
           ),
         );
     });
@@ -141,6 +143,7 @@ export const dashboardRoutes =
     const ctx = pageContext(deps);
     accountPages(app, ctx);
     accountSettingsPages(app, ctx);
+    organisationPages(app, ctx);
     eventPages(app, ctx);
     eventSetupPages(app, ctx);
     waitlistPages(app, ctx);

@@ -23,4 +23,6 @@ export interface DashboardSessionsTable {
   flash: ColumnType<DashboardFlash | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** The organisation this session works in (a person may belong to several); null: their first. */
+  organisation_id: ColumnType<string | null, string | null | undefined, string | null>;
 }

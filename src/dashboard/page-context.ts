@@ -50,7 +50,14 @@ export function pageContext(deps: DashboardDeps) {
       s,
       // The services take the caller as a principal: the signed-in organiser acts
       // as their own full key in the mode the dashboard shows.
-      org: { kind: 'key', userId: s.userId, keyId: 'dashboard', mode, keyClass: 'full' },
+      org: {
+        kind: 'key',
+        userId: s.userId,
+        keyId: 'dashboard',
+        mode,
+        keyClass: 'full',
+        personId: s.personId,
+      },
       email: s.email,
       isStaff: s.isStaff,
       emailVerified: s.emailVerified,
@@ -98,7 +105,14 @@ export function pageContext(deps: DashboardDeps) {
   const form = (req: FastifyRequest) => new Form((req.body ?? {}) as FormBody);
   const org = (req: FastifyRequest): KeyPrincipal => {
     const s = sessionPrincipal(req);
-    return { kind: 'key', userId: s.userId, keyId: 'dashboard', mode: modeOf(req, s), keyClass: 'full' };
+    return {
+      kind: 'key',
+      userId: s.userId,
+      keyId: 'dashboard',
+      mode: modeOf(req, s),
+      keyClass: 'full',
+      personId: s.personId,
+    };
   };
   const presentEvent = async (row: events.EventRow) =>
     present.presentEvent(row, await events.usageFor(deps.db, row.id));

@@ -62,11 +62,16 @@ export async function startSession(
 export async function findSession(
   deps: SessionDeps,
   cookieHeader: string | undefined,
-): Promise<{ userId: string; sessionId: string } | undefined> {
+): Promise<{ userId: string; sessionId: string; organisationId: string | null } | undefined> {
   const token = parseCookies(cookieHeader).get(SESSION_COOKIE);
   if (token === undefined || !TOKEN_SHAPE.test(token)) return undefined;
   const row = await repo.findLiveSession(deps.db, hashToken(token), deps.clock.now());
-  return row && { userId: row.user_id, sessionId: row.id_hash };
+  return row && { userId: row.user_id, sessionId: row.id_hash, organisationId: row.organisation_id };
+}
+
+/** The organisation this dashboard session works in from now on (the caller checked membership). */
+export async function chooseOrganisation(db: Kysely<Database>, sessionId: string, organisationId: string) {
+  await repo.setOrganisation(db, sessionId, organisationId);
 }
 
 export async function endSession(db: Kysely<Database>, sessionId: string): Promise<void> {

@@ -26,7 +26,7 @@ import type { WaitlistTables } from '../modules/waitlist/waitlist.tables.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
 import type { WhatsAppTables } from '../modules/whatsapp/whatsapp.tables.js';
 
-export type { Json, Mode, Timestamp } from './columns.js';
+export type { Json, Mode, Role, Timestamp } from './columns.js';
 export type * from '../modules/accounts/accounts.tables.js';
 export type * from '../modules/audit/audit.tables.js';
 export type * from '../modules/broadcast/broadcast.tables.js';

@@ -4,7 +4,9 @@
 // checkout key, and refuses what the rule does not allow; and the CORS preflight.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appError, forbidden, unauthorized } from '../lib/errors.js';
+import type { Role } from '../db/columns.js';
 import { accountBucket, FULL_ONLY, type AuthDeps, type AuthRule } from './auth.js';
+import { allows, routeNeed } from './permissions.js';
 import { addressKey } from './client-address.js';
 import type { LimitWindow } from './rate-limit.js';
 
@@ -212,14 +214,18 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
         ? unauthorized(refusal)
         : unauthorized('missing_session', 'Missing Authorization Bearer token');
     }
-    let session: { userId: string; epoch: number };
+    let session: { userId: string; epoch: number; organisationId: string | null };
     try {
       session = await deps.verifySession(token);
     } catch (err) {
       await limit(reply, `ip:${addressKey(req.ip)}`);
       throw refusal ? unauthorized(refusal) : err;
     }
-    await sessionFor(req, reply, session.userId, staffOnly, undefined, session.epoch, refusal);
+    await sessionFor(req, reply, session.userId, staffOnly, {
+      epoch: session.epoch,
+      organisationId: session.organisationId,
+      ...(refusal === undefined ? {} : { refusal }),
+    });
   }
 
   async function authenticateCookie(req: FastifyRequest, reply: FastifyReply, staffOnly: boolean) {
@@ -228,7 +234,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       await limit(reply, `ip:${addressKey(req.ip)}`);
       throw unauthorized('missing_session', 'sign in to the dashboard first');
     }
-    await sessionFor(req, reply, session.userId, staffOnly, session.sessionId);
+    await sessionFor(req, reply, session.userId, staffOnly, {
+      sessionId: session.sessionId,
+      organisationId: session.organisationId,
+    });
   }
 
   async function sessionFor(
@@ -236,10 +245,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     reply: FastifyReply,
     userId: string,
     staffOnly: boolean,
-    sessionId?: string,
-    epoch?: number,
-    refusal?: 'session_required',
+    how: { sessionId?: string; epoch?: number; refusal?: 'session_required'; organisationId: string | null },
   ) {
+    const { sessionId, epoch, refusal } = how;
     await limit(reply, `user:${userId}`);
     const user = await deps.findUser(userId);
     if (!user)
@@ -261,13 +269,45 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
           : 'only platform staff may do this, and staff rights need a verified email address: open the link in the verification mail first',
       );
     }
+    const member = await deps.findMembership(user.id, how.organisationId);
+    // Platform staff routes are the platform's, not an organisation's: no role decides them.
+    if (!staffOnly) checkRole(req, member);
     req.principal = {
       kind: 'session',
-      userId: user.id,
+      userId: member?.organisation_id ?? user.id,
+      personId: user.id,
+      ...(member === undefined ? {} : { role: member.role, eventIds: member.event_ids }),
       email: user.email,
       isStaff,
       emailVerified,
       ...(sessionId === undefined ? {} : { sessionId }),
     };
   }
+}
+
+/**
+ * The one role check (permissions.ts): every session route and dashboard page needs what its
+ * line in ROUTE_NEEDS says; a route with no line is refused to everyone.
+ */
+function checkRole(req: FastifyRequest, member: { role: Role; event_ids: string[] | null } | undefined) {
+  const need = routeNeed(req.method, req.routeOptions.url ?? '');
+  if (need === undefined)
+    throw forbidden('role_forbidden', 'this route has no permission rule, so it is refused to every role');
+  const eventId = (req.params as { id?: string } | undefined)?.id;
+  if (
+    allows(
+      need,
+      member === undefined ? undefined : { role: member.role, eventIds: member.event_ids },
+      eventId,
+    )
+  )
+    return;
+  throw forbidden(
+    'role_forbidden',
+    member === undefined
+      ? 'you are not a member of this organisation; choose one you belong to'
+      : need.scope === 'event' && member.event_ids !== null
+        ? `your role (${member.role}) does not reach this event`
+        : `your role (${member.role}) does not allow this (it needs ${need.permission})`,
+  );
 }

@@ -3,7 +3,7 @@
 // limit, sets CORS for a pinned checkout key, and refuses what the rule does not allow.
 // Object-level checks (account and mode) go through `assertOwned`.
 import type { FastifyRequest } from 'fastify';
-import type { KeyClass, Mode } from '../db/database.js';
+import type { KeyClass, Mode, Role } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { forbidden, notFound } from '../lib/errors.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -37,11 +37,23 @@ export interface KeyPrincipal {
   keyId: string;
   mode: Mode;
   keyClass: KeyClass;
+  /** The dashboard (`keyId: 'dashboard'`) acts for a person: who, for the audit log. */
+  personId?: string;
 }
 
 export interface SessionPrincipal {
   kind: 'session';
+  /**
+   * The account the session works in: the organisation chosen (§25), whose id every event, key
+   * and ledger entry names. Without a membership (a `self` route), the person's own id.
+   */
   userId: string;
+  /** The person signed in; their email, staff rights and verification are below. */
+  personId: string;
+  /** Their role in that organisation; undefined when they are not (or no longer) a member of it. */
+  role?: Role;
+  /** Null: every event; else the events they are limited to. */
+  eventIds?: readonly string[] | null;
   email: string;
   isStaff: boolean;
   /** Whether the account has proved its email address (the verification mail's link). */
@@ -97,10 +109,15 @@ export interface AuthDeps {
       }
     | undefined
   >;
-  verifySession(token: string): Promise<{ userId: string; epoch: number }>;
+  verifySession(token: string): Promise<{ userId: string; epoch: number; organisationId: string | null }>;
   findCookieSession(
     cookieHeader: string | undefined,
-  ): Promise<{ userId: string; sessionId: string } | undefined>;
+  ): Promise<{ userId: string; sessionId: string; organisationId: string | null } | undefined>;
+  /** The person's membership of the organisation (null: their first one). */
+  findMembership(
+    userId: string,
+    organisationId: string | null,
+  ): Promise<{ organisation_id: string; role: Role; event_ids: string[] | null } | undefined>;
   findUser(
     userId: string,
   ): Promise<

@@ -1,6 +1,8 @@
 // The catalogue of codes the service may refuse with, and the status each answers
 // (errors.ts builds its one error type on it).
 
+import { ORGANISATION_ERRORS } from './errors-organisations.js';
+
 export interface CatalogueEntry {
   readonly status: number;
   /** Used when the thrower gives no sentence of its own. */
@@ -8,6 +10,7 @@ export interface CatalogueEntry {
 }
 
 export const ERRORS = {
+  ...ORGANISATION_ERRORS,
   // 400: the request itself is wrong.
   bad_request: { status: 400, message: 'the request is not valid' },
   offer_mismatch: { status: 400, message: 'a waitlist offer books the choice it was made for, one seat' },

@@ -31,5 +31,10 @@ Who may call each operation is stated in its \`x-auth\` extension, the rule the 
 Every route declares its rule and routes fail closed: the service refuses to start with a route that declares none, and
 were one ever served it would answer 403 \`route_not_open\` to every caller.
 
+A session works in one organisation (an account with members, each in a role: \`owner\`, \`admin\`, \`finance\`,
+\`event_manager\`, \`door\`, \`viewer\`). A session operation's \`x-permission\` names the permission the member's role must
+hold there and what it acts on (\`scope\`: \`event\`, the organisation as \`account\`, or the events list); otherwise 403
+\`role_forbidden\`. A session operation without one is refused to every role.
+
 Email verification: sign-up mails a link; until it is opened the account has \`emailVerified: false\`, gets no live key
 (403 \`email_unverified\`), no payout, and \`STAFF_EMAILS\` grants it nothing. Test keys work at once.`;

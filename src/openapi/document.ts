@@ -10,6 +10,7 @@ import { contactFor, describeOperations } from './descriptions.js';
 import { OPENAPI_DESCRIPTION } from './document-text.js';
 import { applyRules } from './rules.js';
 import { addWebhooks } from './webhooks.js';
+import { routeNeed } from '../http/permissions.js';
 
 const SECURITY_SCHEMES = {
   apiKey: {
@@ -104,6 +105,12 @@ export function openApiOptions(o: {
         for (const [method, op] of Object.entries(item as Record<string, Record<string, unknown>>)) {
           const rule = o.rules.get(`${method} ${path}`);
           if (rule && typeof op === 'object') op['x-auth'] = rule;
+          // The permission a member's role must hold (docs/decisions/25-organiser-teams-and-roles.md).
+          const need =
+            rule?.kind === 'session'
+              ? routeNeed(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'))
+              : undefined;
+          if (need && typeof op === 'object') op['x-permission'] = need;
         }
       }
       describeOperations(openapiObject as Record<string, unknown>);

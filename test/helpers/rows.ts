@@ -233,6 +233,67 @@ export async function dashboardSessionsOf(
   return q.execute();
 }
 
+// ---------------------------------------------------------------- organisations and their members
+
+/** The organisation's member rows (docs/decisions/25-organiser-teams-and-roles.md). */
+export async function organisationMembers(
+  server: Pick<TestServer, 'deps'>,
+  organisationId: string,
+): Promise<Row<'organisation_members'>[]> {
+  return dbOf(server)
+    .selectFrom('organisation_members')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .orderBy('user_id')
+    .execute();
+}
+
+/**
+ * Makes a person a member of an organisation, as an accepted invitation would, and has their
+ * dashboard sessions work in it (the matrix test sets up every role this way).
+ */
+export async function joinOrganisation(
+  server: Pick<TestServer, 'deps' | 'clock'>,
+  organisationId: string,
+  userId: string,
+  role: Row<'organisation_members'>['role'],
+  eventIds: string[] | null = null,
+): Promise<void> {
+  await dbOf(server)
+    .insertInto('organisation_members')
+    .values({
+      organisation_id: organisationId,
+      user_id: userId,
+      role,
+      event_ids: eventIds,
+      created_at: server.clock.now(),
+    })
+    .execute();
+  await dbOf(server)
+    .updateTable('dashboard_sessions')
+    .set({ organisation_id: organisationId })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** A user row alone, as sign-up wrote it before organisations (migration 0080) existed. */
+export async function insertUserAsBeforeOrganisations(
+  server: Pick<TestServer, 'deps' | 'clock'>,
+  user: { id: string; email: string; passwordHash: string; name: string },
+): Promise<void> {
+  await dbOf(server)
+    .insertInto('users')
+    .values({
+      id: user.id,
+      email: user.email,
+      password_hash: user.passwordHash,
+      name: user.name,
+      phone: null,
+      created_at: server.clock.now(),
+    })
+    .execute();
+}
+
 // ---------------------------------------------------------------- memberships
 
 /** The member codes issued to an email (only their hashes are stored). */

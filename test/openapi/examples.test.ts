@@ -259,6 +259,8 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   const sameSite = () => ({ 'sec-fetch-site': 'same-origin' });
   const staffAuth = () => ({ token: staff.token });
   const session = () => ({ token: org.token });
+  /** The invited member's own session (signed up with the invited address). */
+  let memberToken = '';
 
   const STEPS: Record<string, Step> = {
     getLiveness: {},
@@ -301,6 +303,39 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     listApiKeys: { prepare: async () => ({ auth: session() }) },
     createApiKey: { prepare: async () => ({ auth: session() }), read: (b) => void set('keyId', b.data.id) },
     revokeApiKey: { prepare: async () => ({ auth: session() }) },
+    listOrganisationMembers: { prepare: async () => ({ auth: session() }) },
+    inviteMember: {
+      prepare: async () => ({ auth: session() }),
+      read: (b) => void set('invitationId', b.data.id),
+    },
+    acceptInvitation: {
+      prepare: async () => {
+        const member = await signup(server.url, { email: EX.memberEmail });
+        memberToken = member.token;
+        set('memberUserId', member.userId);
+        set(
+          'invitationToken',
+          await mailText(EX.memberEmail, /\/dashboard\/invitations\/accept\?token=([A-Za-z0-9_-]+)/),
+        );
+        return { auth: { token: memberToken } };
+      },
+    },
+    listOrganisations: { prepare: async () => ({ auth: { token: memberToken } }) },
+    chooseOrganisation: {
+      prepare: async () => ({ auth: { token: memberToken }, ids: { userId: org.userId } }),
+    },
+    changeMember: { prepare: async () => ({ auth: session() }) },
+    removeMember: { prepare: async () => ({ auth: session() }) },
+    withdrawInvitation: {
+      prepare: async () => {
+        const inv = await call(server.url, 'POST', '/dashboard/api/members', {
+          token: org.token,
+          body: { email: uniqueEmail('withdrawn'), role: 'viewer' },
+        });
+        set('invitationId', inv.body.data.id);
+        return { auth: session() };
+      },
+    },
     createEvent: {
       read: async (b) => {
         set('eventId', b.data.id);

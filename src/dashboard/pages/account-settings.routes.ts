@@ -154,7 +154,7 @@ export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): vo
     // The same change as POST /auth/password/change; this session stays, every other one ends.
     await passwords.changePassword(
       deps,
-      s.userId,
+      s.personId,
       {
         currentPassword: f.text('currentPassword', 'Current password', 1024),
         newPassword: f.text('newPassword', 'New password', 1024),
@@ -170,7 +170,7 @@ export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): vo
   });
 
   app.post('/dashboard/logout-everywhere', PAGE, async (req, reply) => {
-    await passwords.logoutEverywhere(deps, sessionPrincipal(req).userId);
+    await passwords.logoutEverywhere(deps, sessionPrincipal(req).personId);
     reply.header('set-cookie', sessions.clearCookie(sessions.SESSION_COOKIE));
     return html(
       reply,

@@ -148,7 +148,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   async function confirm(req: FastifyRequest, reply: FastifyReply, token: string) {
     const s = sessionPrincipal(req);
     if (s.emailVerified) return done(req, reply, '/dashboard/verify', `${s.email} is verified already.`);
-    const outcome = await accounts.verifyEmail(deps, token, s.userId);
+    const outcome = await accounts.verifyEmail(deps, token, s.personId);
     if (outcome.ok) return done(req, reply, '/dashboard/verify', `Thank you: ${s.email} is verified.`);
     const text =
       outcome.code === 'session_required'
@@ -161,7 +161,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
   app.post('/dashboard/verify/resend', PAGE, async (req, reply) => {
     const s = sessionPrincipal(req);
     // The same function, and so the same hourly limit, as POST /auth/verify/resend.
-    await accounts.resendVerification(deps, s.userId);
+    await accounts.resendVerification(deps, s.personId);
     return done(
       req,
       reply,

@@ -27,7 +27,14 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   app.get('/dashboard/events', PAGE, async (req, reply) =>
     show(req, reply, 'events', 'Events', async (v) =>
-      eventViews.eventsList(await Promise.all((await events.listEvents(deps.db, v.org)).map(presentEvent))),
+      eventViews.eventsList(
+        await Promise.all(
+          // A member limited to listed events sees those only (docs/decisions/25-organiser-teams-and-roles.md).
+          (await events.listEvents(deps.db, v.org))
+            .filter((e) => !v.s.eventIds || v.s.eventIds.includes(e.id))
+            .map(presentEvent),
+        ),
+      ),
     ),
   );
 

@@ -108,7 +108,8 @@ export function accountPage(csrf: string, v: { email: string; verified: boolean 
 </section>`;
 }
 
-export function errorPage(status: number, message: string, back: string | null): string {
+/** `code`: the refusal's stable code, on the message (`data-code`), as the JSON answers carry it. */
+export function errorPage(status: number, message: string, back: string | null, code = ''): string {
   return bare(
     status === 404
       ? 'Not found'
@@ -119,7 +120,7 @@ export function errorPage(status: number, message: string, back: string | null):
           : status >= 500
             ? 'Something went wrong'
             : 'That did not work',
-    html`<div class="flash error" role="alert"><p>${message}</p></div>
+    html`<div class="flash error" role="alert" data-code="${code}"><p>${message}</p></div>
 <p>${back ? html`<a href="${back}">Go back</a> · ` : ''}<a href="/dashboard/events">Dashboard home</a></p>`,
   );
 }

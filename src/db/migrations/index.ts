@@ -42,6 +42,7 @@ import * as m0074 from './0074_seat_moves_door.js';
 import * as m0075 from './0075_track_seats.js';
 import * as m0076 from './0076_offline_payment.js';
 import * as m0077 from './0077_awaiting_offline_payment.js';
+import * as m0080 from './0080_organisations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0075_track_seats': m0075,
   '0076_offline_payment': m0076,
   '0077_awaiting_offline_payment': m0077,
+  '0080_organisations': m0080,
 };
 
 export const migrationProvider: MigrationProvider = {

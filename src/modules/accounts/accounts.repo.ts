@@ -32,6 +32,7 @@ export function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/** A new account: the person, and the organisation they own (call it in a transaction). */
 export async function insertUser(
   db: Db,
   user: {
@@ -51,6 +52,17 @@ export async function insertUser(
       password_hash: user.passwordHash,
       name: user.name,
       phone: user.phone,
+      created_at: user.createdAt,
+    })
+    .execute();
+  // Every account is an organisation whose first member, its owner, is the person who made it.
+  await db
+    .insertInto('organisation_members')
+    .values({
+      organisation_id: user.id,
+      user_id: user.id,
+      role: 'owner',
+      event_ids: null,
       created_at: user.createdAt,
     })
     .execute();

@@ -1,7 +1,7 @@
 // The accounts module's tables: their row types, and in AccountsTables the tables it owns (only its
 // repo files query them; scripts/check-ownership.mjs reads the owner list from here).
 import type { ColumnType, Generated } from 'kysely';
-import type { Timestamp } from '../../db/columns.js';
+import type { Role, Timestamp } from '../../db/columns.js';
 
 /** The tables the accounts module owns. */
 export interface AccountsTables {
@@ -10,6 +10,8 @@ export interface AccountsTables {
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   publishing_requests: PublishingRequestsTable;
+  organisation_members: OrganisationMembersTable;
+  organisation_invitations: OrganisationInvitationsTable;
 }
 
 /** A request for publishing access (docs/decisions/17-the-organisers-office.md): pending until staff grant or decline it. */
@@ -66,4 +68,31 @@ export interface EmailVerificationsTable {
 export interface SandboxClocksTable {
   account_id: string;
   offset_ms: number;
+}
+
+/** A person's place in an organisation; the organisation's id is its founding account's user id. */
+export interface OrganisationMembersTable {
+  organisation_id: string;
+  user_id: string;
+  role: Role;
+  /** Null: every event; otherwise the events an event manager or door member works on. */
+  event_ids: string[] | null;
+  created_at: Timestamp;
+}
+
+/** An invitation mailed to one address; the link's token is kept only as its hash. */
+export interface OrganisationInvitationsTable {
+  id: string;
+  organisation_id: string;
+  email: string;
+  role: Role;
+  event_ids: string[] | null;
+  /** Set when the mail is sent (the token exists only in the mail); a resent mail replaces it. */
+  token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  accepted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

@@ -8,6 +8,8 @@ import type { Mailer } from '../mail/mailer.js';
 import { sendPasswordNoticeJob, sendPasswordResetJob, sendVerificationJob } from './accounts.mails.js';
 import { passwordNoticeJob, passwordResetJob, verifyEmailJob } from './accounts.service.js';
 import { publishingDecisionJob, sendPublishingDecisionJob } from './publishing.js';
+import { sendInvitationJob } from './members.mails.js';
+import { inviteMemberJob } from './members.service.js';
 
 export function accountsWork(deps: {
   db: Kysely<Database>;
@@ -29,6 +31,7 @@ export function accountsWork(deps: {
       onJob(passwordResetJob, (payload) => sendPasswordResetJob(mail, payload)),
       onJob(publishingDecisionJob, (payload) => sendPublishingDecisionJob(mail, payload)),
       onJob(passwordNoticeJob, (payload) => sendPasswordNoticeJob(mail, payload)),
+      onJob(inviteMemberJob, (payload) => sendInvitationJob(mail, payload)),
     ],
   };
 }

@@ -25,18 +25,23 @@ export const systemActor = (reason: string): AuditActor => ({ kind: 'system', id
  * (`keyId: 'dashboard'`), a door pass as `door:<passId>`, anything else is an API key
  * (its prefix is shown when the log is read).
  */
-export function actorOfKey(p: { userId: string; keyId: string }, userDisplay?: string): AuditActor {
-  if (p.keyId === 'dashboard') return { kind: 'user', id: p.userId, display: userDisplay ?? 'dashboard' };
+export function actorOfKey(
+  p: { userId: string; keyId: string; personId?: string },
+  userDisplay?: string,
+): AuditActor {
+  // The person signed in to the dashboard, not the organisation they act for (§25).
+  if (p.keyId === 'dashboard')
+    return { kind: 'user', id: p.personId ?? p.userId, display: userDisplay ?? 'dashboard' };
   if (p.keyId.startsWith('door:')) return { kind: 'door_pass', id: p.keyId.slice(5), display: 'door pass' };
   return { kind: 'key', id: p.keyId, display: p.keyId };
 }
 
-/** The actor behind a signed-in session: staff act as staff, an organiser as its user. */
+/** The actor behind a signed-in session: staff act as staff, anyone else as the person signed in. */
 export function actorOfSession(
-  s: { userId: string; email: string; isStaff: boolean },
+  s: { userId: string; personId?: string; email: string; isStaff: boolean },
   asStaff = false,
 ): AuditActor {
-  return { kind: asStaff && s.isStaff ? 'staff' : 'user', id: s.userId, display: s.email };
+  return { kind: asStaff && s.isStaff ? 'staff' : 'user', id: s.personId ?? s.userId, display: s.email };
 }
 
 export interface AuditChange {

@@ -41,5 +41,5 @@ export const changePassword: Operation<AccountsDeps> = (app, deps) =>
         },
       },
     },
-    async (req) => passwords.changePassword(deps, sessionPrincipal(req).userId, req.body),
+    async (req) => passwords.changePassword(deps, sessionPrincipal(req).personId, req.body),
   );

@@ -21,7 +21,7 @@ export const logOutEverywhere: Operation<AccountsDeps> = (app, deps) =>
       },
     },
     async (req) => {
-      await passwords.logoutEverywhere(deps, sessionPrincipal(req).userId);
+      await passwords.logoutEverywhere(deps, sessionPrincipal(req).personId);
       return { success: true as const };
     },
   );

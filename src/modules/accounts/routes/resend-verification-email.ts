@@ -27,7 +27,7 @@ export const resendVerificationEmail: Operation<AccountsDeps> = (app, deps) =>
       },
     },
     async (req, reply) => {
-      await accounts.resendVerification(deps, sessionPrincipal(req).userId);
+      await accounts.resendVerification(deps, sessionPrincipal(req).personId);
       return reply.code(202).send({ success: true as const, emailVerified: false as const });
     },
   );

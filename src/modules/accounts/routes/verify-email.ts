@@ -34,7 +34,7 @@ export const verifyEmail: Operation<AccountsDeps> = (app, deps) =>
       },
     },
     async (req) => {
-      const outcome = await accounts.verifyEmail(deps, req.body.token, sessionPrincipal(req).userId);
+      const outcome = await accounts.verifyEmail(deps, req.body.token, sessionPrincipal(req).personId);
       if (!outcome.ok) throw appError(outcome.code, outcome.message);
       return { success: true as const, emailVerified: true as const };
     },
