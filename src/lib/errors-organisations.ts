@@ -1,6 +1,5 @@
 // The refusals of organisations and their members (docs/decisions/25-organiser-teams-and-roles.md),
 // part of the one catalogue in error-catalogue.ts.
-import type { CatalogueEntry } from './error-catalogue.js';
 
 export const ORGANISATION_ERRORS = {
   invalid_role: { status: 400, message: 'role must be owner, admin, finance, event_manager, door or viewer' },
@@ -16,4 +15,4 @@ export const ORGANISATION_ERRORS = {
   invitation_not_found: { status: 404, message: 'no such invitation, or it has expired or been used' },
   last_owner: { status: 409, message: 'an organisation keeps at least one owner; make another owner first' },
   already_member: { status: 409, message: 'this person is a member of the organisation already' },
-} as const satisfies Record<string, CatalogueEntry>;
+} as const satisfies Record<string, { readonly status: number; readonly message: string }>;
