@@ -6021,6 +6021,14 @@ export interface operations {
                      *           },
                      *           "wholeEventOption": true,
                      *           "seatingPlanId": null,
+                     *           "offlinePayment": {
+                     *             "enabled": false,
+                     *             "methods": [],
+                     *             "instructions": "",
+                     *             "payWithinDays": 3,
+                     *             "upiId": null,
+                     *             "upiName": null
+                     *           },
                      *           "createdAt": "2026-11-25T07:51:24.908Z",
                      *           "updatedAt": "2026-11-25T07:51:24.908Z"
                      *         }
@@ -6373,6 +6381,14 @@ export interface operations {
                      *         },
                      *         "wholeEventOption": true,
                      *         "seatingPlanId": null,
+                     *         "offlinePayment": {
+                     *           "enabled": false,
+                     *           "methods": [],
+                     *           "instructions": "",
+                     *           "payWithinDays": 3,
+                     *           "upiId": null,
+                     *           "upiName": null
+                     *         },
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -6590,6 +6606,14 @@ export interface operations {
                      *         },
                      *         "wholeEventOption": true,
                      *         "seatingPlanId": null,
+                     *         "offlinePayment": {
+                     *           "enabled": false,
+                     *           "methods": [],
+                     *           "instructions": "",
+                     *           "payWithinDays": 3,
+                     *           "upiId": null,
+                     *           "upiName": null
+                     *         },
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -7034,6 +7058,14 @@ export interface operations {
                      *         },
                      *         "wholeEventOption": true,
                      *         "seatingPlanId": null,
+                     *         "offlinePayment": {
+                     *           "enabled": false,
+                     *           "methods": [],
+                     *           "instructions": "",
+                     *           "payWithinDays": 3,
+                     *           "upiId": null,
+                     *           "upiName": null
+                     *         },
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
                      *       }
@@ -9708,6 +9740,7 @@ export interface operations {
                      *           },
                      *           "teamMembers": [],
                      *           "seats": [],
+                     *           "awaitingPayment": null,
                      *           "promoCode": null,
                      *           "billing": null,
                      *           "ticketCode": null,
@@ -9867,6 +9900,7 @@ export interface operations {
                      *         },
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -10021,6 +10055,7 @@ export interface operations {
                      *         "customFields": {},
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -10215,6 +10250,7 @@ export interface operations {
                      *         "customFields": {},
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -10872,14 +10908,14 @@ export interface operations {
                      *         "customFields": {},
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
                      *         "checkedIn": false,
                      *         "checkedInAt": null,
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
-                     *         "confirmedAt": "2026-11-25T07:51:24.908Z",
-                     *         "registrationId": "reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a"
+                     *         "confirmedAt": "2026-11-25T07:51:24.908Z"
                      *       }
                      *     }
                      */
@@ -11094,6 +11130,7 @@ export interface operations {
                      *         },
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",
@@ -11314,6 +11351,7 @@ export interface operations {
                      *         "customFields": {},
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": null,
@@ -11746,6 +11784,7 @@ export interface operations {
                      *         },
                      *         "teamMembers": [],
                      *         "seats": [],
+                     *         "awaitingPayment": null,
                      *         "promoCode": null,
                      *         "billing": null,
                      *         "ticketCode": "tkt_cP1I5N9iKWsjtVRSQTt73Q",

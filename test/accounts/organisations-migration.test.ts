@@ -35,7 +35,7 @@ describe('migration 0080: accounts become organisations', () => {
     const b = (await userByEmail(server, dashEmail))!;
 
     const migrator = new Migrator({ db: server.deps.db, provider: migrationProvider });
-    const down = await migrator.migrateTo('0075_track_seats');
+    const down = await migrator.migrateTo('0077_awaiting_offline_payment');
     assert.equal(down.error, undefined);
     assert.deepEqual(
       down.results?.map((r) => `${r.direction} ${r.migrationName} ${r.status}`),

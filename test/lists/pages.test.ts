@@ -149,6 +149,7 @@ describe('pages and pruning', () => {
     const ran = await server.deps.jobs.maintainIfDue();
     assert.deepEqual(ran.sort(), [
       'lapse waitlist offers',
+      'offline payment deadlines',
       'prune finished jobs',
       'prune idempotency keys',
       'prune member codes',
@@ -168,10 +169,10 @@ describe('pages and pruning', () => {
     server.clock.advance(60_000);
     assert.deepEqual(
       await server.deps.jobs.maintainIfDue(),
-      ['lapse waitlist offers'],
-      'the offers every minute',
+      ['lapse waitlist offers', 'offline payment deadlines'],
+      'the offers and the offline payment deadlines every minute',
     );
     server.clock.advance(3_600_000);
-    assert.equal((await server.deps.jobs.maintainIfDue()).length, 6);
+    assert.equal((await server.deps.jobs.maintainIfDue()).length, 7);
   });
 });

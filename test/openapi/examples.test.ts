@@ -229,6 +229,21 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     });
     return { eventId, registrationId: r.registrationId as string };
   };
+  /** A booking awaiting a bank transfer of 499 on an event that takes one (for mark-paid's example). */
+  const awaitingTransfer = async () => {
+    const eventId = await createEvent(keyed, {
+      title: 'Workshop paid by transfer',
+      startDate: '2027-02-01',
+      price: 499,
+      offlinePayment: { enabled: true, methods: ['bank_transfer'], instructions: 'Pay to our account.' },
+    });
+    const r = await api('POST', `/api/v1/events/${eventId}/register`, {
+      name: 'Ira',
+      email: uniqueEmail('ira'),
+      paymentMethod: 'bank_transfer',
+    });
+    return { eventId, registrationId: r.registrationId as string };
+  };
   /** A paid booking on the example event, paid in the sandbox and confirmed. */
   const paidBooking = async () => {
     const s1 = await api('POST', `/api/v1/events/${real.get('eventId')}/register`, {
@@ -402,6 +417,12 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     },
     cancelRegistration: {
       prepare: async () => ({ ids: { eventId: freeEventId, registrationId: await freeRegistration() } }),
+    },
+    markRegistrationPaid: {
+      prepare: async () => {
+        const { eventId, registrationId } = await awaitingTransfer();
+        return { ids: { eventId, registrationId } };
+      },
     },
     refundRegistration: {},
     getCreditNote: {},

@@ -41,6 +41,14 @@ export const EXAMPLE_EVENT = {
   selfService: { transfer: true, cancel: true, cutoffHours: 24, refund: 'full' },
   wholeEventOption: true,
   seatingPlanId: null,
+  offlinePayment: {
+    enabled: false,
+    methods: [],
+    instructions: '',
+    payWithinDays: 3,
+    upiId: null,
+    upiName: null,
+  },
   createdAt: '2026-11-25T07:51:24.908Z',
   updatedAt: '2026-11-25T07:51:24.908Z',
 };

@@ -39,6 +39,7 @@ const examples: OperationExamples = {
           customFields: { company: 'Acme' },
           teamMembers: [],
           seats: [],
+          awaitingPayment: null,
           promoCode: null,
           billing: null,
           ticketCode: null,

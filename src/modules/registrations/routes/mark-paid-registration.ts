@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { FULL_ONLY, keyPrincipal } from '../../../http/auth.js';
-import { EX, type OperationExamples } from '../../../http/examples.js';
+import { type OperationExamples } from '../../../http/examples.js';
 import { answer, type Operation } from '../../../http/operation.js';
 import { markPaid } from '../mark-paid.service.js';
 import type { RegisterDeps } from '../register.service.js';
@@ -21,7 +21,7 @@ const examples: OperationExamples = {
     },
   },
   responses: {
-    '200': { success: true, data: { ...EXAMPLE_REGISTRATION, registrationId: EX.registrationId } },
+    '200': { success: true, data: { ...EXAMPLE_REGISTRATION, status: 'confirmed' } },
   },
 };
 

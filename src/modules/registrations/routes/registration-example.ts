@@ -23,6 +23,7 @@ export const EXAMPLE_REGISTRATION = {
   customFields: {},
   teamMembers: [],
   seats: [],
+  awaitingPayment: null,
   promoCode: null,
   billing: null,
   ticketCode: null,
