@@ -25,6 +25,7 @@ export const MONEY_PATHS = [
   'memberships',
   'reconciliation',
   'gst',
+  'statements',
 ].map((m) => `src/modules/${m}/`);
 
 const COMMIT_ROW = /^\|\s*commit\s*\|\s*`([0-9a-f]{7,40})`(.*)\|\s*$/;
