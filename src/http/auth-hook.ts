@@ -289,10 +289,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
  * The one role check (permissions.ts): every session route and dashboard page needs what its
  * line in ROUTE_NEEDS says; a route with no line is refused to everyone.
  */
-function checkRole(req: FastifyRequest, member: { role: Role; event_ids: string[] | null } | undefined) {
+function checkRole(
+  req: FastifyRequest,
+  member: { role: Role; event_ids: string[] | null; two_factor_due?: boolean } | undefined,
+) {
   const need = routeNeed(req.method, req.routeOptions.url ?? '');
   if (need === undefined)
     throw forbidden('role_forbidden', 'this route has no permission rule, so it is refused to every role');
+  // An organisation requiring two-factor leaves a member without it only their own sign-in.
+  if (member?.two_factor_due === true && need.permission !== 'self')
+    throw forbidden('two_factor_enrolment_required');
   const eventId = (req.params as { id?: string } | undefined)?.id;
   if (
     allows(

@@ -117,7 +117,9 @@ export interface AuthDeps {
   findMembership(
     userId: string,
     organisationId: string | null,
-  ): Promise<{ organisation_id: string; role: Role; event_ids: string[] | null } | undefined>;
+  ): Promise<
+    { organisation_id: string; role: Role; event_ids: string[] | null; two_factor_due?: boolean } | undefined
+  >;
   findUser(
     userId: string,
   ): Promise<

@@ -7,10 +7,16 @@ import type { Role } from '../db/columns.js';
 export const ROLES: readonly Role[] = ['owner', 'admin', 'finance', 'event_manager', 'door', 'viewer'];
 
 export type Permission =
-  /** The person's own sign-in (password, sign-out, verification, choosing an organisation): any signed-in person. */
+  /**
+   * The person's own sign-in (password, two-factor, sign-out, verification, choosing an
+   * organisation): any signed-in person, and the only routes open to a member who must enrol in
+   * two-factor first.
+   */
   | 'self'
   /** Reading events, registrations, memberships, the activity log and the test inbox. */
   | 'read'
+  /** The dashboard's events list, every member's landing page (a door member is sent on to their door page). */
+  | 'events.list'
   /** Events, tracks, tiers, questions, promo codes, publishing, registration actions, broadcasts, door passes, waitlists. */
   | 'events.manage'
   /** The door screen and check-in. */
@@ -21,6 +27,8 @@ export type Permission =
   | 'money.read'
   /** Withdrawals and payout settings. */
   | 'payouts'
+  /** Marking bookings paid outside the gateway: the mark-paid button and bank statement uploads. */
+  | 'payments.record'
   /** GST settings. */
   | 'gst.manage'
   /** Exports of personal data and money (CSV). */
@@ -39,11 +47,13 @@ const ALL: readonly Role[] = ROLES;
 export const PERMISSION_ROLES: Readonly<Record<Permission, readonly Role[]>> = {
   self: ALL,
   read: ['owner', 'admin', 'finance', 'event_manager', 'viewer'],
+  'events.list': ALL,
   'events.manage': ['owner', 'admin', 'event_manager'],
   door: ['owner', 'admin', 'event_manager', 'door'],
   'seating.manage': ['owner', 'admin', 'event_manager'],
   'money.read': ['owner', 'admin', 'finance', 'viewer'],
   payouts: ['owner', 'finance'],
+  'payments.record': ['owner', 'admin', 'finance'],
   'gst.manage': ['owner', 'admin', 'finance'],
   exports: ['owner', 'admin', 'finance'],
   'memberships.manage': ['owner', 'admin'],
@@ -92,12 +102,31 @@ export const ROUTE_NEEDS: Readonly<Record<string, RouteNeed>> = {
   'GET /dashboard/invitations/accept': SELF,
   'POST /dashboard/invitations/accept': SELF,
   'POST /dashboard/api/invitations/accept': SELF,
-  // Members.
+  // The person's own two-factor sign-in (reachable while an organisation requires enrolment).
+  'GET /dashboard/api/two-factor': SELF,
+  'POST /dashboard/api/two-factor/enrol': SELF,
+  'POST /dashboard/api/two-factor/confirm': SELF,
+  'POST /dashboard/api/two-factor/disable': SELF,
+  'POST /dashboard/api/two-factor/recovery-codes': SELF,
+  'GET /dashboard/two-factor': SELF,
+  'POST /dashboard/two-factor/enrol': SELF,
+  'POST /dashboard/two-factor/confirm': SELF,
+  'POST /dashboard/two-factor/disable': SELF,
+  'POST /dashboard/two-factor/recovery-codes': SELF,
+  // Members: the API and the Team screen.
   'GET /dashboard/api/members': need('members.manage'),
   'POST /dashboard/api/members': need('members.manage'),
   'PATCH /dashboard/api/members/:userId': need('members.manage'),
   'DELETE /dashboard/api/members/:userId': need('members.manage'),
   'DELETE /dashboard/api/invitations/:invitationId': need('members.manage'),
+  'GET /dashboard/team': need('members.manage'),
+  'POST /dashboard/team/invitations': need('members.manage'),
+  'POST /dashboard/team/invitations/:invitationId/withdraw': need('members.manage'),
+  'POST /dashboard/team/members/:userId': need('members.manage'),
+  'POST /dashboard/team/members/:userId/remove': need('members.manage'),
+  // The organisation's settings.
+  'PUT /dashboard/api/two-factor/requirement': need('account.manage'),
+  'POST /dashboard/two-factor/requirement': need('account.manage'),
   // Keys, webhooks and the organisation's settings.
   'GET /dashboard/api/keys': need('developers'),
   'POST /dashboard/api/keys': need('developers'),
@@ -123,6 +152,10 @@ export const ROUTE_NEEDS: Readonly<Record<string, RouteNeed>> = {
   'POST /dashboard/money/payouts': need('payouts'),
   'POST /dashboard/money/payouts/:payoutId/:outcome': need('payouts'),
   'GET /dashboard/account/gst': need('money.read'),
+  'GET /dashboard/money/statements': need('payments.record'),
+  'POST /dashboard/money/statements': need('payments.record'),
+  'POST /dashboard/money/statements/columns': need('payments.record'),
+  'POST /dashboard/events/:id/registrations/:rid/mark-paid': need('payments.record', 'event'),
   'POST /dashboard/account/gst': need('gst.manage'),
   // Exports.
   'GET /dashboard/events/:id/registrations/export': need('exports', 'event'),
@@ -131,11 +164,11 @@ export const ROUTE_NEEDS: Readonly<Record<string, RouteNeed>> = {
   'GET /dashboard/account/gst/export': need('exports'),
   // Events.
   'DELETE /api/v1/events/:id': EV_MANAGE,
-  'GET /dashboard/events': need('read', 'listing'),
+  'GET /dashboard/events': need('events.list', 'listing'),
   'GET /dashboard/events/new': need('events.manage'),
   'POST /dashboard/events': need('events.manage'),
   'GET /dashboard/events/:id': EV_READ,
-  'GET /dashboard/events/:id/setup': EV_READ,
+  'GET /dashboard/events/:id/setup': EV_MANAGE,
   'POST /dashboard/events/:id': EV_MANAGE,
   'POST /dashboard/events/:id/publish': EV_MANAGE,
   'POST /dashboard/events/:id/delete': EV_MANAGE,
@@ -156,10 +189,12 @@ export const ROUTE_NEEDS: Readonly<Record<string, RouteNeed>> = {
   'GET /dashboard/events/:id/registrations/:rid': EV_READ,
   'GET /dashboard/events/:id/registrations/:rid/documents/:number': EV_READ,
   'POST /dashboard/events/:id/registrations/:rid/:action': EV_MANAGE,
-  'GET /dashboard/events/:id/broadcast': EV_READ,
+  'GET /dashboard/events/:id/broadcast': EV_MANAGE,
   'POST /dashboard/events/:id/broadcast': EV_MANAGE,
   'POST /dashboard/events/:id/broadcast/send': EV_MANAGE,
   'GET /dashboard/events/:id/door': need('door', 'event'),
+  'GET /dashboard/door': need('door', 'listing'),
+  'POST /dashboard/events/:id/door/open': need('door', 'event'),
   'POST /dashboard/events/:id/door-passes': EV_MANAGE,
   'POST /dashboard/events/:id/door-passes/:passId/revoke': EV_MANAGE,
   'GET /dashboard/registrations/:rid': READ,
@@ -205,4 +240,12 @@ export function allows(
   if (member.eventIds === null) return true;
   if (need.scope === 'listing') return true;
   return need.scope === 'event' && eventId !== undefined && member.eventIds.includes(eventId);
+}
+
+/**
+ * Whether a member may do what `permission` covers, on one event or the whole organisation:
+ * what screens ask to hide a link or a button the role cannot use (the same rule the hook applies).
+ */
+export function may(member: Membership | undefined, permission: Permission, eventId?: string): boolean {
+  return allows({ permission, scope: eventId === undefined ? 'account' : 'event' }, member, eventId);
 }

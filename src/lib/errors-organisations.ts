@@ -15,4 +15,27 @@ export const ORGANISATION_ERRORS = {
   invitation_not_found: { status: 404, message: 'no such invitation, or it has expired or been used' },
   last_owner: { status: 409, message: 'an organisation keeps at least one owner; make another owner first' },
   already_member: { status: 409, message: 'this person is a member of the organisation already' },
+  invalid_two_factor_code: {
+    status: 401,
+    message: 'the authentication code or recovery code is wrong, used already or expired',
+  },
+  invalid_two_factor_challenge: {
+    status: 401,
+    message: 'the two-factor sign-in has expired or is not valid; sign in with your password again',
+  },
+  two_factor_proof_required: {
+    status: 400,
+    message: 'give a current authentication code (code) or your password (password)',
+  },
+  two_factor_enrolment_required: {
+    status: 403,
+    message:
+      'this organisation requires two-factor sign-in: set it up first (POST /dashboard/api/two-factor/enrol)',
+  },
+  two_factor_already_enabled: { status: 409, message: 'two-factor sign-in is already set up' },
+  two_factor_not_enabled: { status: 409, message: 'two-factor sign-in is not set up' },
+  two_factor_enrolment_not_started: {
+    status: 409,
+    message: 'start enrolment first (POST /dashboard/api/two-factor/enrol)',
+  },
 } as const satisfies Record<string, { readonly status: number; readonly message: string }>;

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { tokenApi } from '../helpers/callers.js';
+import { passApi, tokenApi } from '../helpers/callers.js';
 import { DashboardClient } from '../helpers/dashboard.js';
-import { createEvent, keyApi } from '../helpers/factories.js';
+import { createEvent, keyApi, paidBooking } from '../helpers/factories.js';
 import {
   call,
   createKey,
@@ -20,7 +20,7 @@ import {
   type Account,
   type KeyInfo,
 } from '../helpers/http.js';
-import { runJobs, userByEmail } from '../helpers/rows.js';
+import { doorPassesOf, runJobs, userByEmail } from '../helpers/rows.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const PASSWORD = 'correct horse battery';
@@ -285,5 +285,105 @@ describe('organisation members', () => {
     });
     assert.equal(moved.status, 303);
     assert.ok((await dash.get('/dashboard/events')).text.includes(eventTitle));
+  });
+
+  it('an invited finance member withdraws to UPI and cannot publish; an invited door member admits on their event only, in their own name', async () => {
+    const api = keyApi(server.url, owner.key);
+    const eventId = await createEvent(api, { title: 'Paid Evening', startDate: '2030-01-10', price: 500 });
+    const otherId = await createEvent(api, { title: 'Elsewhere', startDate: '2030-01-11' });
+    const { registrationId } = await paidBooking(api, eventId);
+    assert.equal((await api('POST', '/api/v1/sandbox/clock', { advanceDays: 7 })).status, 200);
+
+    const finance = await join_(owner.token, uniqueEmail('finance'), 'finance');
+    const withdrawn = await as(finance.orgToken)('POST', '/dashboard/api/payouts?mode=test', {
+      amount: 100,
+      upiId: 'circle@okaxis',
+    });
+    assert.equal(withdrawn.status, 201, withdrawn.text);
+    const removal = await as(finance.orgToken)('DELETE', `/api/v1/events/${eventId}`);
+    assert.equal(removal.status, 403);
+    assert.equal(removal.body.code, 'role_forbidden');
+    const fdash = new DashboardClient(server.url);
+    await fdash.login(finance.email);
+    await fdash.post('/dashboard/organisation', {
+      _csrf: DashboardClient.csrf((await fdash.get('/dashboard/account')).text),
+      organisationId: owner.userId,
+    });
+    const page = await fdash.get(`/dashboard/events/${eventId}`);
+    const refusedPublish = await fdash.post(`/dashboard/events/${eventId}/publish`, {
+      _csrf: DashboardClient.csrf(page.text),
+      status: 'draft',
+    });
+    assert.equal(refusedPublish.status, 403);
+    assert.match(refusedPublish.text, /data-code="role_forbidden"/);
+
+    const door = await join_(owner.token, uniqueEmail('door'), 'door', [eventId]);
+    const ddash = new DashboardClient(server.url);
+    await ddash.login(door.email);
+    const csrf = DashboardClient.csrf((await ddash.get('/dashboard/account')).text);
+    await ddash.post('/dashboard/organisation', { _csrf: csrf, organisationId: owner.userId });
+    const opened = await ddash.post(`/dashboard/events/${eventId}/door/open`, { _csrf: csrf });
+    assert.equal(opened.status, 303, opened.text);
+    const passToken = /^\/door\/([A-Za-z0-9_-]+)$/.exec(opened.location!)![1]!;
+    const refused = await ddash.post(`/dashboard/events/${otherId}/door/open`, { _csrf: csrf });
+    assert.equal(refused.status, 403);
+    const asPass = passApi(server.url);
+    const admit = await asPass('POST', `/api/v1/events/${eventId}/door/sync`, passToken, {
+      deviceId: 'gate-phone',
+      scans: [{ seq: 1, ticketId: registrationId, action: 'admit' }],
+    });
+    assert.equal(admit.status, 200, admit.text);
+    assert.equal(admit.body.data.results[0].status, 'admitted');
+    const elsewhere = await asPass('POST', `/api/v1/events/${otherId}/door/sync`, passToken, {
+      deviceId: 'gate-phone',
+      scans: [],
+    });
+    assert.ok(elsewhere.status === 403 || elsewhere.status === 404, elsewhere.text);
+    // A second admit names the member who let them in.
+    const again = await asPass('POST', `/api/v1/events/${eventId}/door/sync`, passToken, {
+      deviceId: 'other-phone',
+      scans: [{ seq: 1, ticketId: registrationId, action: 'admit' }],
+    });
+    assert.equal(again.body.data.results[0].status, 'already_admitted');
+    assert.match(
+      again.body.data.results[0].by,
+      new RegExp(`^${door.email.replace(/[.+]/g, '\\$&')} \\(member\\)`),
+    );
+
+    // A change of the member's role ends the door screens they opened; so does their removal.
+    const sync = (token: string) =>
+      asPass('POST', `/api/v1/events/${eventId}/door/sync`, token, { deviceId: 'gate-phone', scans: [] });
+    const changed = await as(owner.token)('PATCH', `/dashboard/api/members/${door.userId}`, {
+      role: 'door',
+      events: [eventId, otherId],
+    });
+    assert.equal(changed.status, 200, changed.text);
+    const ended = await sync(passToken);
+    assert.equal(ended.status, 403, 'the pass opened before the change no longer works');
+    assert.equal(ended.body.code, 'door_pass_revoked');
+    const reopened = await ddash.post(`/dashboard/events/${eventId}/door/open`, { _csrf: csrf });
+    assert.equal(reopened.status, 303, reopened.text);
+    const second = /^\/door\/([A-Za-z0-9_-]+)$/.exec(reopened.location!)![1]!;
+    assert.equal((await sync(second)).status, 200);
+    // The organisation's own pass for the door staff stays: only the member's are ended.
+    const shared = await api('POST', `/api/v1/events/${eventId}/door-passes`, {
+      label: 'Gate 2',
+    });
+    assert.equal(shared.status, 201, shared.text);
+    assert.equal((await as(owner.token)('DELETE', `/dashboard/api/members/${door.userId}`)).status, 200);
+    assert.equal(
+      (await sync(second)).body.code,
+      'door_pass_revoked',
+      'a removed member’s pass no longer works',
+    );
+    const passes = await doorPassesOf(server, eventId);
+    assert.deepEqual(
+      passes.map((p) => [p.label, p.revoked_at !== null]),
+      [
+        [`${door.email} (member)`, true],
+        [`${door.email} (member)`, true],
+        ['Gate 2', false],
+      ],
+    );
   });
 });

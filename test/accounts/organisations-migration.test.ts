@@ -37,9 +37,12 @@ describe('migration 0080: accounts become organisations', () => {
     const migrator = new Migrator({ db: server.deps.db, provider: migrationProvider });
     const down = await migrator.migrateTo('0077_awaiting_offline_payment');
     assert.equal(down.error, undefined);
-    assert.deepEqual(
-      down.results?.map((r) => `${r.direction} ${r.migrationName} ${r.status}`),
-      ['Down 0080_organisations Success'],
+    // Later migrations go down first (each its own); 0080 is the last to go.
+    const steps = down.results?.map((r) => `${r.direction} ${r.migrationName} ${r.status}`) ?? [];
+    assert.equal(steps.at(-1), 'Down 0080_organisations Success', steps.join('; '));
+    assert.ok(
+      steps.every((s) => /^Down 0(08\d|09\d|1\d\d)_\w+ Success$/.test(s)),
+      steps.join('; '),
     );
     // An account as the sign-up before organisations wrote it: the user row alone.
     const oldEmail = uniqueEmail('old');
@@ -53,9 +56,15 @@ describe('migration 0080: accounts become organisations', () => {
 
     const up = await migrator.migrateToLatest();
     assert.equal(up.error, undefined);
+    // 0080 first, then whatever came after it (each its own).
+    const ups = up.results?.map((r) => `${r.direction} ${r.migrationName} ${r.status}`) ?? [];
+    assert.equal(ups[0], 'Up 0080_organisations Success', ups.join('; '));
     assert.deepEqual(
-      up.results?.map((r) => `${r.direction} ${r.migrationName} ${r.status}`),
-      ['Up 0080_organisations Success'],
+      ups.slice(1),
+      steps
+        .slice(0, -1)
+        .reverse()
+        .map((s) => s.replace(/^Down/, 'Up')),
     );
 
     for (const id of [a.userId, b.id, oldId]) {

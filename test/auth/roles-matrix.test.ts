@@ -15,10 +15,9 @@ import {
   type RouteNeed,
 } from '../../src/http/permissions.js';
 import type { RouteEntry } from '../../src/http/auth.js';
-import { DashboardClient } from '../helpers/dashboard.js';
 import { createEvent, keyApi } from '../helpers/factories.js';
-import { call, organiser, signup, uniqueEmail } from '../helpers/http.js';
-import { joinOrganisation, userByEmail } from '../helpers/rows.js';
+import { call, organiser, signup } from '../helpers/http.js';
+import { addMembers, type RoleMember } from '../helpers/roles.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 interface Cell {
@@ -52,12 +51,7 @@ function matrixRoutes(table: readonly RouteEntry[]): Cell[] {
 const LAST = ['DELETE /api/v1/events/:id', 'POST /auth/logout-everywhere'];
 const order = (c: Cell) => LAST.indexOf(`${c.method} ${c.url}`);
 
-interface Member {
-  label: string;
-  membership: Membership;
-  token: string;
-  dash: DashboardClient;
-}
+type Member = RoleMember;
 
 describe('role × route matrix, generated from the permission table', () => {
   let server: TestServer;
@@ -82,21 +76,7 @@ describe('role × route matrix, generated from the permission table', () => {
       ['door (one event)', { role: 'door', eventIds: [ownEvent] }],
       ['viewer', { role: 'viewer', eventIds: null }],
     ];
-    for (const [label, membership] of variants) {
-      const email = uniqueEmail(membership.role);
-      const dash = new DashboardClient(server.url);
-      await dash.signup(email);
-      const person = (await userByEmail(server, email))!;
-      await joinOrganisation(
-        server,
-        organisationId,
-        person.id,
-        membership.role,
-        membership.eventIds as string[],
-      );
-      const { idToken } = await server.deps.sessions.issue(person.id, 0, organisationId);
-      members.push({ label, membership, token: idToken, dash });
-    }
+    members.push(...(await addMembers(server, organisationId, variants)));
   });
   after(async () => {
     await server.close();

@@ -21,11 +21,27 @@ export async function insertMember(db: Db, row: MemberRow): Promise<void> {
  * (their own account's, else the one they joined first).
  */
 export function findMembership(db: Db, userId: string, organisationId: string | null) {
-  let q = db.selectFrom('organisation_members').selectAll().where('user_id', '=', userId);
+  let q = db
+    .selectFrom('organisation_members as m')
+    .leftJoin('two_factor as t', (j) =>
+      j.onRef('t.user_id', '=', 'm.user_id').on('t.enabled_at', 'is not', null),
+    )
+    .selectAll('m')
+    // An organisation of theirs requires two-factor and this person has none yet: they enrol first.
+    .select(
+      sql<boolean>`t.user_id is null and exists (select 1 from organisation_members r
+        join users o on o.id = r.organisation_id where r.user_id = m.user_id and o.two_factor_required)`.as(
+        'two_factor_due',
+      ),
+    )
+    .where('m.user_id', '=', userId);
   q =
     organisationId === null
-      ? q.orderBy(sql`organisation_id = user_id`, 'desc').orderBy('created_at').orderBy('organisation_id')
-      : q.where('organisation_id', '=', organisationId);
+      ? q
+          .orderBy(sql`m.organisation_id = m.user_id`, 'desc')
+          .orderBy('m.created_at')
+          .orderBy('m.organisation_id')
+      : q.where('m.organisation_id', '=', organisationId);
   return q.limit(1).executeTakeFirst();
 }
 
@@ -34,7 +50,9 @@ export function listMembers(db: Db, organisationId: string) {
   return db
     .selectFrom('organisation_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin('two_factor as t', 't.user_id', 'm.user_id')
     .select(['m.user_id', 'm.role', 'm.event_ids', 'm.created_at', 'u.email', 'u.name'])
+    .select(sql<boolean>`t.enabled_at is not null`.as('two_factor'))
     .where('m.organisation_id', '=', organisationId)
     .orderBy(sql`m.role = 'owner'`, 'desc')
     .orderBy('m.created_at')

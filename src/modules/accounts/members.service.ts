@@ -26,6 +26,8 @@ export interface MembersDeps {
   jobs?: { kick(): void };
   /** Which organisation each of these events belongs to (the events module answers). */
   eventAccounts(ids: readonly string[]): Promise<Map<string, string>>;
+  /** Ends the door passes the member opened for themselves (the door module answers); their ids. */
+  endDoorPasses(db: Db, organisationId: string, personId: string, at: Date): Promise<string[]>;
 }
 
 /** Who is acting: the organisation they act in, the person, and their role there. */
@@ -163,10 +165,12 @@ export async function changeMember(
     guardOwners(actor, target.role === 'owner' || next.role === 'owner');
     if (target.role === 'owner' && next.role !== 'owner' && owners <= 1) throw conflict('last_owner');
     const row = await repo.updateMember(trx, actor.userId, userId, next);
+    // The door screens opened under the old role end: the member opens them again under the new one.
+    const ended = await deps.endDoorPasses(trx, actor.userId, userId, deps.clock.now());
     await audit.recordChange(trx, deps, {
       ...memberAudit(actor, 'member.change', userId),
       before: { role: target.role, events: target.event_ids },
-      after: { role: next.role, events: next.event_ids },
+      after: { role: next.role, events: next.event_ids, doorPassesEnded: ended },
     });
     return row!;
   });
@@ -181,9 +185,11 @@ export async function removeMember(deps: MembersDeps, actor: Actor, userId: stri
     guardOwners(actor, target.role === 'owner' && userId !== actor.personId);
     if (target.role === 'owner' && owners <= 1) throw conflict('last_owner');
     await repo.deleteMember(trx, actor.userId, userId);
+    const ended = await deps.endDoorPasses(trx, actor.userId, userId, deps.clock.now());
     await audit.recordChange(trx, deps, {
       ...memberAudit(actor, 'member.remove', userId),
       before: { role: target.role, events: target.event_ids },
+      after: { doorPassesEnded: ended },
     });
   });
 }

@@ -24,6 +24,7 @@ const examples: OperationExamples = {
           role: 'owner',
           events: null,
           joinedAt: '2026-11-25T07:51:24.908Z',
+          twoFactor: true,
         },
       ],
       invitations: [
@@ -51,7 +52,7 @@ export const listMembers: Operation<MembersRouteDeps> = (app, deps) =>
         tags: ['dashboard'],
         summary: "The organisation's members and its open invitations",
         description:
-          'Owners and admins (others: 403 `role_forbidden`). Members owners first; invitations not yet accepted, withdrawn or expired, newest first.',
+          'Owners and admins (others: 403 `role_forbidden`). Members owners first, each with `twoFactor` (whether they sign in with two-factor); invitations not yet accepted, withdrawn or expired, newest first.',
         response: {
           200: answer(
             Type.Object({

@@ -7,7 +7,7 @@ import type { Role } from '../../../../db/columns.js';
 import type { AccountsDeps } from '../account.js';
 import type { Actor, MembersDeps } from '../../members.service.js';
 
-export type MembersRouteDeps = AccountsDeps & Pick<MembersDeps, 'eventAccounts'>;
+export type MembersRouteDeps = AccountsDeps & Pick<MembersDeps, 'eventAccounts' | 'endDoorPasses'>;
 
 export const SESSION = { kind: 'session' } as const;
 
@@ -38,6 +38,7 @@ export const Member = Type.Object({
   role: RoleSchema,
   events: EventsSchema,
   joinedAt: Type.String({ format: 'date-time' }),
+  twoFactor: Type.Boolean({ description: 'Whether the member signs in with two-factor (TOTP).' }),
 });
 
 export const Invitation = Type.Object({
@@ -57,6 +58,7 @@ export function presentMember(m: {
   role: string;
   event_ids: string[] | null;
   created_at: Date;
+  two_factor: boolean;
 }) {
   return {
     userId: m.user_id,
@@ -65,6 +67,7 @@ export function presentMember(m: {
     role: m.role as Role,
     events: m.event_ids,
     joinedAt: m.created_at.toISOString(),
+    twoFactor: m.two_factor,
   };
 }
 
@@ -99,4 +102,5 @@ export const membersDeps = (deps: MembersRouteDeps): MembersDeps => ({
   ids: deps.ids,
   jobs: deps.jobs,
   eventAccounts: deps.eventAccounts,
+  endDoorPasses: deps.endDoorPasses,
 });
