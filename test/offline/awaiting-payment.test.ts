@@ -118,6 +118,22 @@ describe('a booking awaiting payment outside the gateway', () => {
     assert.equal(freeBooking.body.status, 'confirmed');
   });
 
+  it('counts toward the unpaid bookings an email may hold, with gateway bookings: the fourth of one email is 429 too_many_pending', async () => {
+    const ev = await createEventData(api, { price: 100, offlinePayment: OFFLINE }, { publish: true });
+    const email = uniqueEmail('hoarder');
+    for (const method of ['bank_transfer', 'upi_to_organiser', 'gateway']) {
+      const r = await book(ev.id, email, method);
+      assert.equal(r.status, 201, r.text);
+    }
+    for (const method of ['bank_transfer', 'gateway']) {
+      const refused = await book(ev.id, email, method);
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.body.code, 'too_many_pending');
+    }
+    // Another email still books: the cap is per email.
+    assert.equal((await book(ev.id, uniqueEmail('other'), 'bank_transfer')).status, 201);
+  });
+
   it('gives out references unique in the account', async () => {
     const ev = await createEventData(api, { price: 100, offlinePayment: OFFLINE }, { publish: true });
     const refs = new Set<string>();

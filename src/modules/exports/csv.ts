@@ -2,7 +2,6 @@
 // field holding a comma, quote, CR or LF in double quotes, quotes doubled) by csv-stringify,
 // UTF-8 with a byte order mark, and no cell a spreadsheet would run as a formula.
 import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
 
 /**
  * The characters a spreadsheet may read as the start of a formula or a command (OWASP's
@@ -68,6 +67,8 @@ export function recordOf<T>(columns: readonly Column<T>[], row: T): string[] {
 export async function csvStream<T>(columns: readonly Column<T>[], rows: AsyncIterable<T>): Promise<Readable> {
   const source = rows[Symbol.asyncIterator]();
   const first = await source.next();
+  // csv-stringify loads with the first export, not at start: most processes never write one.
+  const { stringify } = await import('csv-stringify');
   const out = stringify({
     bom: true,
     header: true,

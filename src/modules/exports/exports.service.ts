@@ -18,6 +18,7 @@ import * as memberships from '../memberships/memberships.service.js';
 import { computeStanding } from '../memberships/standing.js';
 import * as registrations from '../registrations/registrations.service.js';
 import type { ReadPool } from '../../db/read-pool.js';
+import { paymentColumns } from './payment-columns.js';
 import { csvStream, istTimestamp, rupeesText, type CellValue, type Column } from './csv.js';
 
 /** Rows read per query: one batch is all an export holds at a time. */
@@ -152,6 +153,7 @@ export function registrationColumns(
     },
     { header: 'amount', value: (b) => rupeesText(b.r.amount_paise) },
     { header: 'currency', value: (b) => b.r.currency },
+    ...paymentColumns<Booking>((b) => b.r),
     { header: 'promo_code', value: (b) => b.r.promo_code },
     { header: 'invoice_number', value: (b) => b.numbers?.invoice ?? null },
     { header: 'credit_note_number', value: (b) => b.numbers?.creditNote ?? null },

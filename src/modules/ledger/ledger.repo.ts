@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, LedgerEntriesTable, LedgerKind, LedgerSource, Mode } from '../../db/database.js';
+import { NEVER_PAYABLE } from './entries.js';
 
 export type LedgerRow = Selectable<LedgerEntriesTable>;
 
@@ -92,7 +93,7 @@ export async function sums(
       coalesce(sum(amount_paise) filter (where captured_at is null or captured_at <= ${clearedUpTo}::timestamptz), 0)::text as available,
       coalesce(sum(amount_paise) filter (where captured_at > ${clearedUpTo}::timestamptz), 0)::text as pending
     from ledger_entries where account_id = ${accountId} and mode = ${mode}
-      and kind not in ('offline_sale', 'offline_refund')`.execute(db);
+      and kind not in (${sql.join(NEVER_PAYABLE.map((k) => sql.lit(k)))})`.execute(db);
   const row = r.rows[0]!;
   return { available: Number(row.available), pending: Number(row.pending) };
 }
@@ -165,7 +166,10 @@ export async function recomputedTotals(db: Transaction<Database>, accountId: str
           else -refunded_paise end
     )::text as total
     from registrations
-    where confirmed_at is not null and payment_id is not null and amount_paise > 0
+    -- Paid through the gateway, or marked paid outside it (docs/decisions/24-payment-outside-the-gateway.md):
+    -- an offline sale's entries are its gross and platform fee (no gateway charge), and its
+    -- refund in full gives both back, as the same sum says.
+    where confirmed_at is not null and (payment_id is not null or offline_paid is not null) and amount_paise > 0
       and (${accountId ?? null}::text is null or account_id = ${accountId ?? null})
     group by account_id, mode
     union all

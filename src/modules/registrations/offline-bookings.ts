@@ -15,6 +15,8 @@ import { bookedEntry } from './lifecycle/booking-audit.js';
 import * as lifecycle from './lifecycle/lifecycle.repo.js';
 import { offlineLapseJob, offlineReminderJob } from './offline-deadlines.jobs.js';
 import { withFreshReference } from './offline-reference.js';
+import { assertPendingRoom, lockPendingRoom } from './pending-room.js';
+import { assertBuyerLimit } from './buyer-limit.js';
 import * as promos from './promo.service.js';
 import type { Booking, RegisterResult } from './register-writes.js';
 import { soldOut } from './registrations.errors.js';
@@ -24,16 +26,27 @@ const DAY_MS = 86_400_000;
 
 export async function bookOffline(
   { deps, p, event, booking, people, ticketIds, promo, held, quantity }: Booking,
-  { method, billing }: { method: OfflineMethod; billing: BillingDoc | null },
+  {
+    method,
+    billing,
+    email,
+    clientAddress,
+  }: { method: OfflineMethod; billing: BillingDoc | null; email: string; clientAddress: string | null },
 ): Promise<RegisterResult> {
   const days = event.offline_payment!.payWithinDays;
   // payBy is on the account's clock (test mode: the sandbox clock); the jobs run by the service's.
   const payBy = new Date((await nowFor(deps, event.account_id, event.mode)).getTime() + days * DAY_MS);
   const runAt = new Date(deps.clock.now().getTime() + days * DAY_MS);
+  await assertPendingRoom(deps.db, event.id, email, clientAddress);
   const reference = await withFreshReference((ref) =>
     deps.db.transaction().execute(async (trx) => {
+      // As for a gateway booking: at most so many awaiting payment per email and address.
+      await lockPendingRoom(trx, event.id, email, clientAddress);
+      await assertPendingRoom(trx, event.id, email, clientAddress);
+      await assertBuyerLimit(trx, event, booking);
       const row = {
         ...booking,
+        client_address: clientAddress,
         confirmed_at: null,
         order_id: null,
         payment_id: null,

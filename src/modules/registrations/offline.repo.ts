@@ -31,3 +31,28 @@ export async function claimReminder(db: Db, id: string, at: Date): Promise<boole
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** The account's bookings (of one mode) carrying any of `references`, whatever their state now. */
+export async function byOfflineReferences(
+  db: Db,
+  accountId: string,
+  mode: 'test' | 'live',
+  references: readonly string[],
+) {
+  if (references.length === 0) return [];
+  return db
+    .selectFrom('registrations')
+    .select([
+      'id',
+      'event_id',
+      'offline_reference',
+      'status',
+      'pending_reason',
+      'offline_paid',
+      'amount_paise',
+    ])
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .where('offline_reference', 'in', references)
+    .execute();
+}

@@ -9,8 +9,8 @@ const examples: OperationExamples = {
   params: { status: 'confirmed' },
   responses: {
     '200': [
-      'registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers',
-      `${EX.registrationId},confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,`,
+      'registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,payment_method,payment_reference,pay_by,paid_reference,paid_at,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers',
+      `${EX.registrationId},confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,gateway,,,,,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,`,
       '',
     ].join('\r\n'),
   },

@@ -21,7 +21,7 @@ export const checkLedger: Operation<LedgerRouteDeps> = (app, deps) =>
         summary:
           'Recompute every account’s money from registrations, refunds and payouts and compare it with the ledger',
         description:
-          'Per account, mode and source: the net of confirmed paid bookings (gross less fees, and less the refund plus the fee reversal when refunded) and of payouts (minus each hold, plus its credit when failed, cancelled or reversed) must equal the ledger’s sum; every membership’s last payment must have its entry. The entries of a deleted event’s registrations (deletion refunds paid bookings first) count as recorded, having no row left to recompute them from. `ok` is true when nothing differs.',
+          'Per account, mode and source: the net of confirmed paid bookings, through the gateway or marked paid outside it (gross less fees, and less the refund plus the fee reversal when refunded; an offline sale refunded offline nets to nothing) and of payouts (minus each hold, plus its credit when failed, cancelled or reversed) must equal the ledger’s sum; every membership’s last payment must have its entry. The entries of a deleted event’s registrations (deletion refunds paid bookings first) count as recorded, having no row left to recompute them from. `ok` is true when nothing differs.',
         querystring: Type.Object(
           {
             accountId: Type.Optional(Type.String({ maxLength: 100, description: 'Check one account only.' })),
