@@ -29,6 +29,12 @@ export interface FailoverOptions {
   /** Load once every instance booked again. */
   afterMs?: number;
   log?: (line: string) => void;
+  /**
+   * The planted fault (`npm run failover:fault`): asynchronous replication, the standby's WAL
+   * receiver frozen for `lagMs` before the kill, and the standby promoted however far behind. The
+   * checks must then report acknowledged bookings lost.
+   */
+  fault?: { lagMs: number };
 }
 
 export interface FailoverFigures {
@@ -48,7 +54,7 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
   const log = o.log ?? (() => {});
   const dir = mkdtempSync(join(tmpdir(), 'svc-failover-'));
   chmodSync(dir, 0o755); // the database's user reaches its cluster directory through it
-  const cluster = await startHaCluster(join(dir, 'cluster'));
+  const cluster = await startHaCluster(join(dir, 'cluster'), o.fault === undefined);
   const procs: ServiceProcess[] = [];
   const f: FailoverFigures = {
     acknowledged: 0,
@@ -61,11 +67,10 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
   };
   try {
     const first = await cluster.settled();
-    log(`cluster settled: ${first.name} leads, the other is its synchronous standby`);
-    const admin = new pg.Client({ connectionString: cluster.url() });
-    await admin.connect();
-    await admin.query('create database svc');
-    await admin.end();
+    log(
+      `cluster settled: ${first.name} leads, the other is its ${o.fault ? 'asynchronous' : 'synchronous'} standby`,
+    );
+    await createDatabase(cluster.url(), 'svc');
     const env = (i: number): Record<string, string> => ({
       DATABASE_URL: cluster.url('svc'),
       DATA_DIR: mkdtempSync(join(dir, `svc${i}-`)),
@@ -113,9 +118,16 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
 
     await sleep(o.beforeMs ?? 10_000);
     const dead = (await cluster.primary())!;
+    const standby = cluster.nodes.find((n) => n !== dead)!;
+    if (o.fault) {
+      cluster.replication(standby, false);
+      log(`planted fault: ${standby.name}'s WAL receiver frozen for ${o.fault.lagMs} ms before the kill`);
+      await sleep(o.fault.lagMs);
+    }
     const ackedBefore = acked.length;
     killedAt = Date.now();
     cluster.kill(dead);
+    if (o.fault) cluster.replication(standby, true);
     log(`${ackedBefore} bookings acknowledged; ${dead.name}'s machine killed`);
     for (;;) {
       const now = await cluster.primary();
@@ -173,5 +185,24 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     await Promise.all(procs.map((p) => p.stop()));
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Creates `name` through HAProxy, again while a freshly settled cluster still restarts a server. */
+async function createDatabase(url: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    admin.on('error', () => {}); // a dropped connection fails the query below
+    try {
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      return;
+    } catch (err) {
+      if (/already exists/.test(String(err))) return;
+      if (attempt >= 60) throw err;
+      await sleep(500);
+    } finally {
+      await admin.end().catch(() => {});
+    }
   }
 }

@@ -66,6 +66,8 @@ export interface HaCluster {
   settled(ms?: number): Promise<PatroniNode>;
   /** The machine of `node` dies: Patroni and every PostgreSQL process of it SIGKILLed at once. */
   kill(node: PatroniNode): void;
+  /** Freezes (SIGSTOP) or thaws (SIGCONT) the WAL receiver of a standby: the planted fault's lag. */
+  replication(node: PatroniNode, on: boolean): void;
   stop(): Promise<void>;
   logs(): string;
 }
@@ -79,6 +81,7 @@ function patroniYaml(o: {
   etcdPort: number;
   tools: Toolset;
   pgpass: string;
+  synchronous: boolean;
 }): string {
   return `scope: ${o.scope}
 name: ${o.node}
@@ -92,12 +95,12 @@ bootstrap:
     ttl: 10
     loop_wait: 1
     retry_timeout: 4
-    maximum_lag_on_failover: 0
-    synchronous_mode: true
+    maximum_lag_on_failover: ${o.synchronous ? 0 : 1073741824}
+    synchronous_mode: ${o.synchronous}
     postgresql:
       use_pg_rewind: false
       parameters:
-        synchronous_commit: 'on'
+        synchronous_commit: '${o.synchronous ? 'on' : 'local'}'
         wal_level: replica
         hot_standby: 'on'
         max_connections: 200
@@ -158,8 +161,12 @@ async function rest(node: PatroniNode, path: string): Promise<{ status: number; 
   }
 }
 
-/** Starts etcd, two Patroni nodes and HAProxy in `dir` (owned by the database's user). */
-export async function startHaCluster(dir: string): Promise<HaCluster> {
+/**
+ * Starts etcd, two Patroni nodes and HAProxy in `dir` (owned by the database's user).
+ * `synchronous: false` is the planted fault of `npm run failover:fault`: asynchronous
+ * replication, and a standby promoted however far behind it is.
+ */
+export async function startHaCluster(dir: string, synchronous = true): Promise<HaCluster> {
   const tools = findToolset();
   if (!tools) throw new Error('no PostgreSQL installation (initdb, postgres, pg_basebackup) found');
   const as = runAs();
@@ -192,7 +199,17 @@ export async function startHaCluster(dir: string): Promise<HaCluster> {
     const pgpass = join(dir, `${name}.pgpass`);
     serverFile(
       config,
-      patroniYaml({ scope: 'svc', node: name, restPort, port, dataDir, etcdPort, tools, pgpass }),
+      patroniYaml({
+        scope: 'svc',
+        node: name,
+        restPort,
+        port,
+        dataDir,
+        etcdPort,
+        tools,
+        pgpass,
+        synchronous,
+      }),
       as,
     );
     // Started one after the other, so node1 bootstraps the cluster and node2 clones it.
@@ -231,10 +248,11 @@ export async function startHaCluster(dir: string): Promise<HaCluster> {
           const { body } = await rest(lead, '/cluster');
           const members = (body?.members ?? []) as { name: string; role: string; state: string }[];
           // Patroni 3.0 says "running" for a streaming standby, later versions "streaming".
+          const standbyRole = synchronous ? 'sync_standby' : 'replica';
           const sync = members.some(
-            (m) => m.role === 'sync_standby' && (m.state === 'streaming' || m.state === 'running'),
+            (m) => m.role === standbyRole && (m.state === 'streaming' || m.state === 'running'),
           );
-          if (sync && (await writableWithSyncStandby(cluster.url()))) return lead;
+          if (sync && (await writableWithStandby(cluster.url(), synchronous))) return lead;
         }
         if (Date.now() > deadline) throw new Error(`the cluster did not settle: ${cluster.logs()}`);
         await sleep(250);
@@ -243,6 +261,10 @@ export async function startHaCluster(dir: string): Promise<HaCluster> {
     kill(node) {
       node.patroni.child.kill('SIGKILL');
       killPostgres(node.dataDir);
+    },
+    replication(node, on) {
+      for (const pid of childrenOf(node.dataDir, 'walreceiver'))
+        process.kill(pid, on ? 'SIGCONT' : 'SIGSTOP');
     },
     async stop() {
       for (const p of [haproxy, ...nodes.map((n) => n.patroni)]) p.child.kill('SIGTERM');
@@ -258,21 +280,34 @@ export async function startHaCluster(dir: string): Promise<HaCluster> {
   return cluster;
 }
 
-/** SIGKILLs the postmaster of `dataDir` and its children at once. */
-function killPostgres(dataDir: string): void {
+/** The postmaster of `dataDir` (undefined when it is not running). */
+function postmasterOf(dataDir: string): number | undefined {
   const pidFile = join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  let children: number[] = [];
+  if (!existsSync(pidFile)) return undefined;
+  return Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+}
+
+/** The postmaster's children, those whose command line matches `matching` when given. */
+function childrenOf(dataDir: string, matching?: string): number[] {
+  const postmaster = postmasterOf(dataDir);
+  if (postmaster === undefined) return [];
   try {
-    children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(postmaster), ...(matching ? ['-f', matching] : [])], {
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter(Boolean)
       .map(Number);
   } catch {
-    // no children
+    return []; // none
   }
-  for (const pid of [postmaster, ...children]) {
+}
+
+/** SIGKILLs the postmaster of `dataDir` and its children at once. */
+function killPostgres(dataDir: string): void {
+  const postmaster = postmasterOf(dataDir);
+  if (postmaster === undefined) return;
+  for (const pid of [postmaster, ...childrenOf(dataDir)]) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -281,14 +316,15 @@ function killPostgres(dataDir: string): void {
   }
 }
 
-/** HAProxy reaches a primary that takes writes, and a standby streams from it synchronously. */
-async function writableWithSyncStandby(url: string): Promise<boolean> {
+/** HAProxy reaches a primary that takes writes, and a standby streams from it (synchronously, when asked). */
+async function writableWithStandby(url: string, synchronous: boolean): Promise<boolean> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {
     await c.connect();
     const r = await c.query<{ ro: string; sync: string }>(
       `select current_setting('transaction_read_only') as ro,
-         (select count(*) from pg_stat_replication where sync_state = 'sync' and state = 'streaming') as sync`,
+         (select count(*) from pg_stat_replication where ($1 or sync_state = 'sync') and state = 'streaming') as sync`,
+      [!synchronous],
     );
     return r.rows[0]?.ro === 'off' && Number(r.rows[0]?.sync) > 0;
   } catch {
