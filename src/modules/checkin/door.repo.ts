@@ -56,6 +56,27 @@ export async function revokePass(db: Db, eventId: string, passId: string, at: Da
   return true;
 }
 
+/** The live passes `createdBy` made, with their events. */
+export function livePassesBy(db: Db, createdBy: string) {
+  return db
+    .selectFrom('door_passes')
+    .select(['id', 'event_id'])
+    .where('created_by', '=', createdBy)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes these passes (those not revoked already). */
+export async function revokePasses(db: Db, ids: readonly string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('door_passes')
+    .set({ revoked_at: at })
+    .where('id', 'in', ids)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
 export function passLabels(db: Db, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('door_passes').select(['id', 'label']).where('id', 'in', ids).execute();

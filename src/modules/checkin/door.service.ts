@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../../lib/db-handle.js';
 import type { Ids } from '../../lib/ids.js';
 import type { DoorPrincipal, KeyPrincipal } from '../../http/auth.js';
 import { appError, badRequest, notFound } from '../../lib/errors.js';
@@ -76,11 +77,15 @@ function validScope(scope: DoorScope | undefined, tracks: readonly unknown[]): D
   return listOfScope(scope);
 }
 
+/** Who made a pass: the key or dashboard, or a member opening the door screen for themselves (§25). */
+const memberHolder = (personId: string) => `member:${personId}`;
+
 export async function createPass(
   deps: DoorDeps,
   p: KeyPrincipal,
   eventId: string,
   input: { label: string; expiresAt?: string | undefined; scope?: DoorScope | undefined },
+  opts: { forMember?: string } = {},
 ) {
   const event = await events.loadOwnedEvent(deps.db, p, eventId);
   const label = input.label.trim();
@@ -100,7 +105,7 @@ export async function createPass(
     event_id: event.id,
     label,
     token_hash: sha256(token),
-    created_by: checkin.actorOf(p),
+    created_by: opts.forMember ? memberHolder(opts.forMember) : checkin.actorOf(p),
     created_at: deps.clock.now(),
     expires_at: expiresAt,
     scope_track_index: list.kind === 'track' ? list.trackIndex : null,
@@ -118,6 +123,28 @@ export async function createPass(
     });
   });
   return { ...presentPass({ ...row, revoked_at: null }), url: `${deps.config.baseUrl}/door/${token}` };
+}
+
+/**
+ * Ends the door passes a member opened for themselves on the organisation's events, when their
+ * role changes or they leave: the screen stops at its next call. Passes made for the door staff stay.
+ */
+export async function endMemberPasses(
+  db: Db,
+  organisationId: string,
+  personId: string,
+  at: Date,
+): Promise<string[]> {
+  const live = await repo.livePassesBy(db, memberHolder(personId));
+  if (live.length === 0) return [];
+  const owners = await events.findEventsById(db, [...new Set(live.map((p) => p.event_id))]);
+  const ours = new Set(owners.filter((e) => e.account_id === organisationId).map((e) => e.id));
+  const ids = live
+    .filter((p) => ours.has(p.event_id))
+    .map((p) => p.id)
+    .sort();
+  await repo.revokePasses(db, ids, at);
+  return ids;
 }
 
 export async function listPasses(db: Kysely<Database>, p: KeyPrincipal, eventId: string) {

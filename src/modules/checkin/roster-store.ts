@@ -5,7 +5,7 @@
 // people, is made as an object only when asked for (`read`).
 import { hash } from 'node:crypto';
 import type { RegistrationStatus } from '../../db/database.js';
-import { grown, hashText, Interned, SlotTable, TextArena } from './roster-columns.js';
+import { detach, grown, hashText, Interned, SlotTable, TextArena } from './roster-columns.js';
 
 export interface RosterPerson {
   id: string;
@@ -310,6 +310,26 @@ export class Store {
       people,
       v: this.bV[slot]!,
     };
+  }
+
+  /**
+   * Gives the store's memory back now and leaves it empty (a store of no bookings, as
+   * `new Store(0, 0)`). Its columns live outside the JavaScript heap, and V8 frees such memory
+   * only when it collects the arrays holding it, which a full collection does, started once the
+   * memory outside the heap has grown by tens of MB: meanwhile a dropped or replaced roster
+   * stays resident beside its successor. Whoever releases a store must hold its only use.
+   */
+  release(): void {
+    const columns = Object.values(this).filter((v): v is ArrayBufferView => ArrayBuffer.isView(v));
+    const buffers = [...columns, this.byId.parts().places, this.byKey.parts().places].map((v) => v.buffer);
+    const text = this.text.parts().bytes;
+    // The arena's bytes are a buffer of its own (allocUnsafeSlow), never a slice of Node's pool.
+    if (text.byteOffset === 0 && text.byteLength === text.buffer.byteLength) buffers.push(text.buffer);
+    Object.assign(this, new Store(0, 0));
+    // The empty store's tables read the hashes from its own columns: made again over these.
+    this.byId = new SlotTable((p) => this.pIdHash[p]!, 0);
+    this.byKey = new SlotTable((p) => this.pKeyHash[p]!, 0);
+    for (const b of buffers) detach(b as ArrayBuffer);
   }
 
   /** The person at index `idx` of the booking at `slot`; -1 when none. */

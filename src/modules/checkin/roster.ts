@@ -95,6 +95,7 @@ export class EventRoster {
   refreshing = false;
   lastUsed = 0;
   #store = new Store(0, 0);
+  #released = false;
   /** Versions of this instance's own admits and undos taken in ahead of `version` (`applyCheckIns`). */
   readonly #ownAhead = new Set<number>();
 
@@ -191,10 +192,18 @@ export class EventRoster {
       else fresh.replace(at, b);
     }
     this.#store = fresh;
+    old.release();
     this.#takeHead(read.head);
     this.version = Math.max(this.version, version);
     this.cursor = cursor;
     this.#advance();
+  }
+
+  /** Dropped: its memory is given back now, and it is never current again (a read still under way fills it for nothing). */
+  release(): void {
+    this.#released = true;
+    this.version = -1;
+    this.#store.release();
   }
 
   #takeHead(head: Pick<RosterHead, 'ev_account_id' | 'ev_mode' | 'ev_title' | 'ev_tracks'>): void {
@@ -241,6 +250,9 @@ export class EventRoster {
       if (!s.live(slot)) continue;
       if (since && this.#seenBy(slot, since)) continue;
       yield s.read(slot);
+      // A store replaced or released meanwhile has been emptied (`Store.release`): read it in one go.
+      if (this.#store !== s || this.#released)
+        throw new Error('the roster changed while its bookings were read');
     }
   }
 

@@ -163,6 +163,7 @@ export class DoorRosters {
   }
 
   deleted(eventId: string): void {
+    this.#rosters.get(eventId)?.release();
     this.#rosters.delete(eventId);
     this.#totalPeople -= this.#people.get(eventId) ?? 0;
     this.#people.delete(eventId);
@@ -236,7 +237,7 @@ export class DoorRosters {
     this.#closed = true;
     this.#listening = false;
     await Promise.allSettled([...this.#reads]);
-    this.#rosters.clear();
+    for (const eventId of [...this.#rosters.keys()]) this.deleted(eventId);
     this.#people.clear();
     this.#totalPeople = 0;
   }
