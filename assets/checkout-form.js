@@ -152,7 +152,16 @@
           : null,
       );
       setRow('total', money(price.total));
-      setLabel(price.total === 0 ? S.register : S.payAmount.replace('{amount}', money(price.total)));
+      // Paying the organiser directly: the button books now, and the buyer pays later.
+      var method = checked('paymentMethod');
+      var later = method !== null && method.value !== 'gateway';
+      var instructions = document.getElementById('payment-instructions');
+      if (instructions) instructions.hidden = !later;
+      setLabel(
+        price.total === 0
+          ? S.register
+          : (later ? S.bookAmount : S.payAmount).replace('{amount}', money(price.total)),
+      );
     }
 
     /** What the applied code did, in words, for the status line under the field. */

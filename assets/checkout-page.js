@@ -1,7 +1,7 @@
 /*
  * The hosted checkout page's own script. Speaks to the embedding page only through
  * postMessage, to the origin embed.js named and no other; no cookies, no storage: the
- * booking in progress lives in this page.
+ * booking in progress lives in this page (but for a waiting room's place: checkout-queue.js).
  */
 (function () {
   'use strict';
@@ -113,6 +113,8 @@
   var submit = document.getElementById('submit');
   if (!form) return;
   var slugPath = '/e/' + encodeURIComponent(cfg.slug);
+  // The waiting room's steps before the form, while the event's room is on (checkout-queue.js).
+  var queue = cfg.room ? window.SvcQueue(cfg, { call: call }) : null;
   // The summary, the button's label and the errors at their fields (checkout-form.js).
   var F = window.SvcForm(form, cfg, {
     quote: function (body) {
@@ -257,6 +259,8 @@
       if (proof.value !== null) body.memberProof = proof.value;
       else if (value('membership')) body.membershipId = value('membership');
     }
+    var method = form.querySelector('input[name="paymentMethod"]:checked');
+    if (method && method.value !== 'gateway') body.paymentMethod = method.value;
     var session = form.querySelector('input[name="subEventId"]:checked');
     if (session && session.value !== '') body.subEventId = session.value;
     // Question names are the organiser's: defineProperty keeps "__proto__" an ordinary key.
@@ -287,6 +291,7 @@
     }
     if (any) body.customFields = answers;
     if (seatMap) body.holdToken = seatMap.token();
+    if (queue && queue.admission()) body.admissionToken = queue.admission();
     if (teamList) {
       var members = [];
       var rows = teamList.querySelectorAll('.member');
@@ -377,6 +382,56 @@
     }
     // Only the slug and the status: never an id, a name or an email.
     send('registered', { eventSlug: cfg.slug, status: status === 'pending' ? 'pending' : 'confirmed' });
+  }
+
+  // Booked to be paid outside the gateway: how much, the reference to quote (large, to read
+  // aloud), by when, the organiser's instructions and, for UPI, the app link and its QR code.
+  function awaitingPayment(b) {
+    var due = b.awaitingPayment;
+    var amount = money(b.amount, b.currency);
+    var intro = emailLine(
+      S.awaitingIntro.replace('{amount}', amount).replace('{payBy}', due.payByText),
+      S.awaitingAfter,
+    );
+    var facts = el('dl', { class: 'awaiting-facts' });
+    var fact = function (label, value, attrs) {
+      var row = el('div');
+      row.appendChild(el('dt', null, label));
+      row.appendChild(el('dd', attrs, value));
+      facts.appendChild(row);
+    };
+    fact(S.awaitingReference, due.reference, { class: 'reference', id: 'awaiting-reference' });
+    fact(S.awaitingAmount, amount, { id: 'awaiting-amount' });
+    fact(S.awaitingPayBy, due.payByText, { id: 'awaiting-pay-by' });
+    fact(S.awaitingMethod, S.methodNames[due.method] || due.method);
+    var parts = [intro, facts];
+    if (b.instructions) {
+      parts.push(el('h3', null, S.awaitingHow));
+      var how = el('div', { class: 'instructions', id: 'awaiting-instructions' });
+      var paras = b.instructions.split(/\r?\n\s*\r?\n/);
+      for (var i = 0; i < paras.length; i++)
+        if (paras[i].trim()) how.appendChild(el('p', null, paras[i].trim()));
+      parts.push(how);
+    }
+    if (b.upi) {
+      var link = el(
+        'a',
+        { class: 'button-link', id: 'upi-pay', href: b.upi.link },
+        S.upiOpen.replace('{amount}', amount),
+      );
+      var linkRow = el('p');
+      linkRow.appendChild(link);
+      parts.push(linkRow);
+      parts.push(el('p', null, S.upiScan));
+      var alt = S.upiQrAlt.replace('{amount}', amount).replace('{reference}', due.reference);
+      parts.push(
+        el('img', { class: 'upi-qr', id: 'upi-qr', src: b.upi.qr, alt: alt, width: '240', height: '240' }),
+      );
+    }
+    parts.push(el('p', { class: 'hint' }, S.awaitingLapse));
+    showResult(S.awaitingTitle, parts, doneActions());
+    result.className = 'result awaiting';
+    send('registered', { eventSlug: cfg.slug, status: 'pending' });
   }
 
   function stopPolling() {
@@ -620,6 +675,7 @@
     void call('POST', '/e/' + encodeURIComponent(cfg.slug) + '/register', body).then(function (r) {
       busy(false);
       if (!r.ok) {
+        if (queue && r.body && r.body.code === 'admission_required') return queue.lapsed();
         if (seatMap && r.body && r.body.code === 'seat_hold_lapsed') {
           // The seats went while the form was filled in: they are dropped, to be chosen again.
           seatMap.lapsed();
@@ -630,6 +686,7 @@
       }
       if (seatMap) seatMap.booked();
       booking.ticket = r.body.ticket || null;
+      if (r.body.status === 'awaiting_payment') return awaitingPayment(r.body);
       if (r.body.status === 'payment_required') {
         booking.order = r.body;
         return pay(r.body);

@@ -564,9 +564,12 @@
     function poll() {
       if (state.stopped || state.polling) return;
       state.polling = true;
+      // The map says it is being brought up to date while the statuses are on their way.
+      svg.setAttribute('aria-busy', 'true');
       var gen = state.gen;
       void io.statuses().then(function (r) {
         state.polling = false;
+        svg.removeAttribute('aria-busy');
         if (!r.ok || state.stopped) return;
         // The buyer's hold changed while the letters were on their way: they may predate it.
         if (gen !== state.gen) return poll();

@@ -134,12 +134,13 @@ export async function createBaselineTables(db: pg.Pool): Promise<void> {
   );
 }
 
-/** The baseline routes (bench/baseline-server.ts) on their own process. */
+/** The baseline routes (bench/baseline-server.ts, or another `script`) on their own process. */
 export async function startBaseline(
   databaseUrl: string,
+  script = 'bench/baseline-server.ts',
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, PORT: String(port), DATABASE_URL: tagged(databaseUrl, APP.baseline) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -4,8 +4,10 @@
 // BENCH_ONLY=embedded,register,door,seats (a subset: the report is printed, BENCHMARKS.md is left
 // alone), BENCH_OUTPUT (write the report to another file). Before the benches, on a quiet
 // machine, the shared server's settings and its disk's flush time are read (bench/database.ts).
+// The drop simulation's section (npm run drop-sim, bench/drop-sim-report.ts) and the size
+// benchmark's (npm run bench:size, bench/size-report.ts) are kept as they were.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import pg from 'pg';
 import { doorBench } from './checkin.js';
@@ -14,6 +16,7 @@ import { build, embeddedBench } from './embedded.js';
 import { settings } from './lib.js';
 import { registerBench } from './register.js';
 import { seatsBench } from './seats.js';
+import { withKeptSections } from './kept-sections.js';
 import { renderReport, type DatabaseFacts, type Section } from './report.js';
 
 const SECTIONS = ['embedded', 'register', 'door', 'seats'] as const;
@@ -133,7 +136,9 @@ async function main(): Promise<void> {
   );
   const output = process.env.BENCH_OUTPUT ?? (only.length === SECTIONS.length ? 'BENCHMARKS.md' : undefined);
   if (output) {
-    writeFileSync(output, report);
+    // The drop simulation's section is npm run drop-sim's, the size section npm run bench:size's:
+    // each carried over as it was.
+    writeFileSync(output, withKeptSections(report, existsSync(output) ? readFileSync(output, 'utf8') : ''));
     console.log(`\nwritten to ${output}`);
   } else {
     console.log(`\n${report}`);

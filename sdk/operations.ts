@@ -20,6 +20,8 @@ export function operations(client: Client<paths>) {
     signUp: (...init: Init<paths['/auth/signup'], 'post'>) => client.POST('/auth/signup', ...(init as [MaybeOptionalInit<paths['/auth/signup'], 'post'>])),
     /** Log in and get a session token (`POST /auth/login`) */
     logIn: (...init: Init<paths['/auth/login'], 'post'>) => client.POST('/auth/login', ...(init as [MaybeOptionalInit<paths['/auth/login'], 'post'>])),
+    /** Finish signing in with a two-factor code or a recovery code (`POST /auth/login/two-factor`) */
+    logInTwoFactor: (...init: Init<paths['/auth/login/two-factor'], 'post'>) => client.POST('/auth/login/two-factor', ...(init as [MaybeOptionalInit<paths['/auth/login/two-factor'], 'post'>])),
     /** Open the verification link (leads to the dashboard, which confirms for the signed-in owner) (`GET /auth/verify`) */
     openVerificationLink: (...init: Init<paths['/auth/verify'], 'get'>) => client.GET('/auth/verify', ...(init as [MaybeOptionalInit<paths['/auth/verify'], 'get'>])),
     /** Verify the email address with the token of the verification mail (`POST /auth/verify`) */
@@ -60,6 +62,18 @@ export function operations(client: Client<paths>) {
     listOrganisations: (...init: Init<paths['/dashboard/api/organisations'], 'get'>) => client.GET('/dashboard/api/organisations', ...(init as [MaybeOptionalInit<paths['/dashboard/api/organisations'], 'get'>])),
     /** Work in another organisation the person belongs to (`POST /dashboard/api/organisations/current`) */
     chooseOrganisation: (...init: Init<paths['/dashboard/api/organisations/current'], 'post'>) => client.POST('/dashboard/api/organisations/current', ...(init as [MaybeOptionalInit<paths['/dashboard/api/organisations/current'], 'post'>])),
+    /** The signed-in person’s two-factor sign-in (`GET /dashboard/api/two-factor`) */
+    getTwoFactor: (...init: Init<paths['/dashboard/api/two-factor'], 'get'>) => client.GET('/dashboard/api/two-factor', ...(init as [MaybeOptionalInit<paths['/dashboard/api/two-factor'], 'get'>])),
+    /** Start setting up two-factor sign-in (`POST /dashboard/api/two-factor/enrol`) */
+    startTwoFactorEnrolment: (...init: Init<paths['/dashboard/api/two-factor/enrol'], 'post'>) => client.POST('/dashboard/api/two-factor/enrol', ...(init as [MaybeOptionalInit<paths['/dashboard/api/two-factor/enrol'], 'post'>])),
+    /** Finish setting up two-factor sign-in with a first code (`POST /dashboard/api/two-factor/confirm`) */
+    confirmTwoFactorEnrolment: (...init: Init<paths['/dashboard/api/two-factor/confirm'], 'post'>) => client.POST('/dashboard/api/two-factor/confirm', ...(init as [MaybeOptionalInit<paths['/dashboard/api/two-factor/confirm'], 'post'>])),
+    /** Turn two-factor sign-in off (`POST /dashboard/api/two-factor/disable`) */
+    disableTwoFactor: (...init: Init<paths['/dashboard/api/two-factor/disable'], 'post'>) => client.POST('/dashboard/api/two-factor/disable', ...(init as [MaybeOptionalInit<paths['/dashboard/api/two-factor/disable'], 'post'>])),
+    /** Replace the recovery codes (`POST /dashboard/api/two-factor/recovery-codes`) */
+    regenerateRecoveryCodes: (...init: Init<paths['/dashboard/api/two-factor/recovery-codes'], 'post'>) => client.POST('/dashboard/api/two-factor/recovery-codes', ...(init as [MaybeOptionalInit<paths['/dashboard/api/two-factor/recovery-codes'], 'post'>])),
+    /** Require two-factor sign-in of the organisation’s members (`PUT /dashboard/api/two-factor/requirement`) */
+    setTwoFactorRequirement: (...init: Init<paths['/dashboard/api/two-factor/requirement'], 'put'>) => client.PUT('/dashboard/api/two-factor/requirement', ...(init as [MaybeOptionalInit<paths['/dashboard/api/two-factor/requirement'], 'put'>])),
     /** Whether this account may publish live events, and its requests for access (`GET /dashboard/api/publishing-access`) */
     getPublishingAccess: (...init: Init<paths['/dashboard/api/publishing-access'], 'get'>) => client.GET('/dashboard/api/publishing-access', ...(init as [MaybeOptionalInit<paths['/dashboard/api/publishing-access'], 'get'>])),
     /** Request publishing access (to publish live events) (`POST /dashboard/api/publishing-access`) */
@@ -84,6 +98,8 @@ export function operations(client: Client<paths>) {
     setEventTicketEmails: (...init: Init<paths['/admin/api/events/{eventId}/ticket-emails'], 'post'>) => client.POST('/admin/api/events/{eventId}/ticket-emails', ...(init as [MaybeOptionalInit<paths['/admin/api/events/{eventId}/ticket-emails'], 'post'>])),
     /** Add a member by hand (source: manual) (`POST /admin/api/memberships`) */
     addMemberByHand: (...init: Init<paths['/admin/api/memberships'], 'post'>) => client.POST('/admin/api/memberships', ...(init as [MaybeOptionalInit<paths['/admin/api/memberships'], 'post'>])),
+    /** Turn off a person’s two-factor sign-in (lost phone and recovery codes) (`POST /admin/api/accounts/{userId}/two-factor/reset`) */
+    resetTwoFactor: (...init: Init<paths['/admin/api/accounts/{userId}/two-factor/reset'], 'post'>) => client.POST('/admin/api/accounts/{userId}/two-factor/reset', ...(init as [MaybeOptionalInit<paths['/admin/api/accounts/{userId}/two-factor/reset'], 'post'>])),
     /** The account’s seating plans, oldest first (`GET /api/v1/seating-plans`) */
     listSeatingPlans: (...init: Init<paths['/api/v1/seating-plans'], 'get'>) => client.GET('/api/v1/seating-plans', ...(init as [MaybeOptionalInit<paths['/api/v1/seating-plans'], 'get'>])),
     /** Make a seating plan from a grid or a list of seats (`POST /api/v1/seating-plans`) */
@@ -150,6 +166,8 @@ export function operations(client: Client<paths>) {
     listPromoCodes: (...init: Init<paths['/api/v1/events/{id}/promo-codes'], 'get'>) => client.GET('/api/v1/events/{id}/promo-codes', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/promo-codes'], 'get'>])),
     /** Create a promo code (`POST /api/v1/events/{id}/promo-codes`) */
     createPromoCode: (...init: Init<paths['/api/v1/events/{id}/promo-codes'], 'post'>) => client.POST('/api/v1/events/{id}/promo-codes', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/promo-codes'], 'post'>])),
+    /** Upload a bank statement to mark bookings paid (`POST /api/v1/offline-payments/statements`) */
+    uploadBankStatement: (...init: Init<paths['/api/v1/offline-payments/statements'], 'post'>) => client.POST('/api/v1/offline-payments/statements', ...(init as [MaybeOptionalInit<paths['/api/v1/offline-payments/statements'], 'post'>])),
     /** Join the waitlist of a sold-out event, track or tier (`POST /api/v1/events/{id}/waitlist`) */
     joinWaitlist: (...init: Init<paths['/api/v1/events/{id}/waitlist'], 'post'>) => client.POST('/api/v1/events/{id}/waitlist', ...(init as [MaybeOptionalInit<paths['/api/v1/events/{id}/waitlist'], 'post'>])),
     /** The event’s waitlist, in arrival order (`GET /api/v1/events/{id}/waitlist`) */
@@ -232,6 +250,8 @@ export function operations(client: Client<paths>) {
     getPlanPageScript: (...init: Init<paths['/embed/plan.js'], 'get'>) => client.GET('/embed/plan.js', ...(init as [MaybeOptionalInit<paths['/embed/plan.js'], 'get'>])),
     /** The hosted page’s style sheet (`GET /embed/page.css`) */
     getHostedPageStyle: (...init: Init<paths['/embed/page.css'], 'get'>) => client.GET('/embed/page.css', ...(init as [MaybeOptionalInit<paths['/embed/page.css'], 'get'>])),
+    /** The waiting room’s proof-of-work solver (a Web Worker) (`GET /embed/pow-worker.js`) */
+    getPowWorkerScript: (...init: Init<paths['/embed/pow-worker.js'], 'get'>) => client.GET('/embed/pow-worker.js', ...(init as [MaybeOptionalInit<paths['/embed/pow-worker.js'], 'get'>])),
     /** The hosted checkout page of an event (`GET /e/{slug}`) */
     openHostedPage: (...init: Init<paths['/e/{slug}'], 'get'>) => client.GET('/e/{slug}', ...(init as [MaybeOptionalInit<paths['/e/{slug}'], 'get'>])),
     /** The hosted page’s seat map: every seat’s status as one letter (`GET /e/{slug}/seats/statuses`) */
@@ -274,6 +294,14 @@ export function operations(client: Client<paths>) {
     planSandboxMandate: (...init: Init<paths['/m/{slug}/sandbox-mandate'], 'post'>) => client.POST('/m/{slug}/sandbox-mandate', ...(init as [MaybeOptionalInit<paths['/m/{slug}/sandbox-mandate'], 'post'>])),
     /** Live plans: where the gateway’s checkout returns after paying a fixed term (`POST /m/{slug}/callback`) */
     planPaymentCallback: (...init: Init<paths['/m/{slug}/callback'], 'post'>) => client.POST('/m/{slug}/callback', ...(init as [MaybeOptionalInit<paths['/m/{slug}/callback'], 'post'>])),
+    /** A proof-of-work challenge for joining the waiting room (`GET /e/{slug}/queue/challenge`) */
+    getQueueChallenge: (...init: Init<paths['/e/{slug}/queue/challenge'], 'get'>) => client.GET('/e/{slug}/queue/challenge', ...(init as [MaybeOptionalInit<paths['/e/{slug}/queue/challenge'], 'get'>])),
+    /** Join the waiting room (`POST /e/{slug}/queue/join`) */
+    joinQueue: (...init: Init<paths['/e/{slug}/queue/join'], 'post'>) => client.POST('/e/{slug}/queue/join', ...(init as [MaybeOptionalInit<paths['/e/{slug}/queue/join'], 'post'>])),
+    /** Give back the one-time code and take the place (`POST /e/{slug}/queue/verify`) */
+    verifyQueue: (...init: Init<paths['/e/{slug}/queue/verify'], 'post'>) => client.POST('/e/{slug}/queue/verify', ...(init as [MaybeOptionalInit<paths['/e/{slug}/queue/verify'], 'post'>])),
+    /** A place’s state in the waiting room (`GET /e/{slug}/queue/status`) */
+    getQueueStatus: (...init: Init<paths['/e/{slug}/queue/status'], 'get'>) => client.GET('/e/{slug}/queue/status', ...(init as [MaybeOptionalInit<paths['/e/{slug}/queue/status'], 'get'>])),
     /** The attendee’s own page: the ticket, its QR, calendar link, and the changes the policy allows (`GET /t/{token}`) */
     openAttendeePage: (...init: Init<paths['/t/{token}'], 'get'>) => client.GET('/t/{token}', ...(init as [MaybeOptionalInit<paths['/t/{token}'], 'get'>])),
     /** A tax invoice, bill of supply or credit note of the booking, as a PDF (`GET /t/{token}/documents/{number}`) */

@@ -20,6 +20,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/accounts/{userId}/two-factor/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn off a person’s two-factor sign-in (lost phone and recovery codes)
+         * @description Platform staff turn two-factor off for a person who has lost both their authenticator and their recovery codes, after proving who they are outside the service. `reason` (how they were identified) goes into the audit log (`account.two_factor_reset`), and the person is mailed a notice. An organisation that requires two-factor sends them to enrolment at their next sign-in. 409 `two_factor_not_enabled` when they have none.
+         */
+        post: operations["resetTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/events/{eventId}/ticket-emails": {
         parameters: {
             query?: never;
@@ -89,7 +109,7 @@ export type paths = {
         };
         /**
          * Recompute every account’s money from registrations, refunds and payouts and compare it with the ledger
-         * @description Per account, mode and source: the net of confirmed paid bookings (gross less fees, and less the refund plus the fee reversal when refunded) and of payouts (minus each hold, plus its credit when failed, cancelled or reversed) must equal the ledger’s sum; every membership’s last payment must have its entry. The entries of a deleted event’s registrations (deletion refunds paid bookings first) count as recorded, having no row left to recompute them from. `ok` is true when nothing differs.
+         * @description Per account, mode and source: the net of confirmed paid bookings, through the gateway or marked paid outside it (gross less fees, and less the refund plus the fee reversal when refunded; an offline sale refunded offline nets to nothing) and of payouts (minus each hold, plus its credit when failed, cancelled or reversed) must equal the ledger’s sum; every membership’s last payment must have its entry. The entries of a deleted event’s registrations (deletion refunds paid bookings first) count as recorded, having no row left to recompute them from. `ok` is true when nothing differs.
          */
         get: operations["checkLedger"];
         put?: never;
@@ -597,11 +617,13 @@ export type paths = {
          *
          *     Refusals (a refusal about one input names it in `field`: `name`, `email`, `teamMembers[i].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`): 400 invalid input (`invalid_phone`, `phone_required` for whatsappOptIn without a phone, `track_required` without `subEventId` on an event with tracks that does not sell the whole event — see the event’s `wholeEventOption`), `promo_code_invalid` for a promo code that is unknown, out of date or used up (one code and one sentence for all three), an email that provably cannot receive mail (`undeliverable_email`); 402 `payment_not_verified` for a payment id that is unknown, not captured, for another order or amount, or bound to another registration (the registration stays pending); 403 `members_only` (full key: the email holds no membership in good standing) or `membership_required` (checkout key: a members-only tier needs `membershipId`, a membership in good standing with this email); 409 `sold_out` when the seats are gone (a payment already taken is refunded and the registration ends cancelled); 409 `event_not_published` for a live draft; 409 `payments_not_configured` when the service takes no live payments (its message names no setting: buyers may read it); 502 when the gateway fails (nothing changes).
          *
-         *     Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email, and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.
+         *     Unpaid bookings hold nothing for long: a paid booking is payable for `CHECKOUT_WINDOW_MINUTES` (default 30) after step 1, then the reconciliation sweep cancels it and releases its promo code’s use (a payment that still arrives is refunded in full). At most 3 bookings of an event wait for payment per email (those awaiting a payment outside the gateway included), and — for a checkout key — 20 per client address (as the service sees it, after `TRUST_PROXY`); step 1 beyond that answers 429 `too_many_pending`, before any gateway order.
          *
          *     A seated event (one with a `seatingPlanId`) is booked with the `holdToken` of the seats held for it, one seat per person; see `holdToken` and docs/guides/reserved-seating.md.
          *
          *     Payment outside the gateway (docs/guides/offline-payments.md): on an event whose `offlinePayment` is enabled, step 1 with `paymentMethod` one of its `methods` answers 201 `{ registrationId, status: "pending", amount, currency, awaitingPayment: { method, reference, payBy } }` and no order; the booking takes its seats at once and keeps them until `payBy`, the buyer is mailed how to pay, a reminder follows a day before `payBy`, and at `payBy` an unpaid booking is cancelled and its seats offered to the waitlist. The organiser confirms it with `mark-paid`. A method the event does not take is 400 `payment_method_not_offered`; a free booking ignores the method.
+         *
+         *     High-demand sales (docs/decisions/26-a-fair-waiting-room.md): while the event’s waiting room is on, a checkout key’s call needs the buyer’s `admissionToken` (403 `admission_required` without a valid one for this event and email; full keys and a `waitlistOffer`’s holder are not asked). An event with `onSale.perBuyerLimit` refuses a booking whose tickets, with those the buyer already holds on the event — by email (trimmed, lower-cased) and by phone, across its confirmed and pending bookings (awaiting payment at the gateway or outside it, or approval; not cancelled, refunded or expired) — would exceed the limit: 409 `per_buyer_limit_reached` with `limit`. Every way of booking counts (full or checkout key, the hosted page, a waitlist offer, a seated hold), whether or not the waiting room is on.
          *
          *     Test keys may register on draft test events; live events must be published.
          */
@@ -847,7 +869,7 @@ export type paths = {
         };
         /**
          * The event’s registrations as a CSV file
-         * @description One record per booking, oldest first: `registration_id`, `status`, `pending_reason`, `name`, `email`, `phone`, `ticket_type` (the tier, or General), `track_number` (the track counted from 1, as people count; the API’s `subEventId` is one less) and `track` (its title), for a seated event `seats` (each person’s seat, `Stalls · Row C, seat 12`, separated by `; `), `quantity` (people on the booking), `team_members` (`Name <email>` of each member after the booker, separated by `; `), `amount` (rupees paid, after any promo code) and `currency`, `promo_code`, `invoice_number` (the tax invoice or bill of supply, for a GST-registered organiser) and `credit_note_number`, `checked_in` (the booker is in) with `checked_in_at`, `people_checked_in` (how many on the booking are in), `ticket_code` (set by a transfer), `booked_at`, `confirmed_at`, `cancelled_at`; then one column per question the event asks, headed by its label (`label [name]` when two questions share a label), and `other_answers`: answers to questions the event no longer asks, as JSON.
+         * @description One record per booking, oldest first: `registration_id`, `status`, `pending_reason`, `name`, `email`, `phone`, `ticket_type` (the tier, or General), `track_number` (the track counted from 1, as people count; the API’s `subEventId` is one less) and `track` (its title), for a seated event `seats` (each person’s seat, `Stalls · Row C, seat 12`, separated by `; `), `quantity` (people on the booking), `team_members` (`Name <email>` of each member after the booker, separated by `; `), `amount` (rupees paid, after any promo code) and `currency`, `payment_method` (`gateway`, or for a booking paid outside the gateway `bank_transfer` / `upi_to_organiser` / `cash_at_venue`: the method recorded on marking it paid, else the one chosen; empty for a free booking), `payment_reference` (the `TKT-` reference a buyer paying outside the gateway quotes), `pay_by`, `paid_reference` and `paid_at` (what the organiser recorded on marking it paid), `promo_code`, `invoice_number` (the tax invoice or bill of supply, for a GST-registered organiser) and `credit_note_number`, `checked_in` (the booker is in) with `checked_in_at`, `people_checked_in` (how many on the booking are in), `ticket_code` (set by a transfer), `booked_at`, `confirmed_at`, `cancelled_at`; then one column per question the event asks, headed by its label (`label [name]` when two questions share a label), and `other_answers`: answers to questions the event no longer asks, as JSON.
          *
          *     Filters (all optional, combined): `status`; `ticketType` (a tier name, or General); `subEventId` (a track index as the API writes it, 0-based); `checkedIn` (`true`: someone on the booking is in; `false`: nobody is); `q` (part of a name or email, or a whole registration id, as the dashboard’s search). An event of another mode is 404, of another account 403, as for the list.
          *
@@ -1354,6 +1376,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/offline-payments/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a bank statement to mark bookings paid
+         * @description The bank’s CSV export (date, amount, narration; docs/guides/offline-payments.md). A credit line whose narration names exactly one booking reference (TKT-XXXXXX) of a booking awaiting payment outside the gateway, for exactly its amount due, and named by no other line, marks that booking paid as `mark-paid` does (method `bank_transfer`, paid on the line’s date): one transaction per booking, every effect of a paid confirmation, the audit entry naming the key. Every other credit line is listed with its reason for a person to decide; debits are counted, not listed. Uploading the statement again marks nothing twice and lists its lines as `already_paid`. Full keys only (a checkout key gets 403). 400 `invalid_statement` (not CSV), `statement_mapping_required` (columns not recognised: send `mapping`), `statement_column_missing` (the mapping names a column the statement lacks, with `missing` and `columns`); 413 `statement_too_large` past 5,000 lines.
+         */
+        post: operations["uploadBankStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1639,9 +1681,35 @@ export type paths = {
          *
          *     A successful sign-in sets the device cookie `svc_device` (HttpOnly, Secure, SameSite=Lax, a year; signed, nothing stored server-side). A browser that sends it back for the same account is counted on its own (account, device) bucket of the same size, and is not limited by anyone else's failures — neither per address nor the account-wide lock below. A password reset or "sign out everywhere" ends its standing.
          *
+         *     A person with two-factor sign-in on gets no session yet: the answer is `{ twoFactorRequired: true, challenge, expiresAt }`, and `POST /auth/login/two-factor` with the challenge and a code (or a recovery code) answers the session. The password attempt is not counted as a failure; a wrong code is.
+         *
          *     Past 100 failures for one account from all addresses in 15 minutes, sign-in to it is locked until its password is reset: 403 `password_reset_required` (an unknown email answers the same while its counter is over), and a reset link is mailed to the owner once. The reset clears the account's failure count with the lock, so the owner signs in at once and only a fresh run of failures locks it again.
          */
         post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in with a two-factor code or a recovery code
+         * @description The second step after `POST /auth/login` answered `twoFactorRequired`: the `challenge` (valid 5 minutes) with the 6-digit `code` of the authenticator app (one 30-second step either side is accepted) or one of the `recoveryCode`s (each works once, also under concurrent use).
+         *
+         *     A code is taken once: a code of the same or an earlier time step than the last one taken is refused. A wrong, reused or used-up code answers 401 `invalid_two_factor_code` and counts as a failed sign-in on the same limits as a wrong password (429 `too_many_attempts`, and past the account-wide count 403 `password_reset_required`). An expired or forged challenge, or one issued before the sessions were ended: 401 `invalid_two_factor_challenge`.
+         *
+         *     Success answers the session and sets the device cookie, as `POST /auth/login` does.
+         */
+        post: operations["logInTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1929,7 +1997,7 @@ export type paths = {
         };
         /**
          * The organisation's members and its open invitations
-         * @description Owners and admins (others: 403 `role_forbidden`). Members owners first; invitations not yet accepted, withdrawn or expired, newest first.
+         * @description Owners and admins (others: 403 `role_forbidden`). Members owners first, each with `twoFactor` (whether they sign in with two-factor); invitations not yet accepted, withdrawn or expired, newest first.
          */
         get: operations["listOrganisationMembers"];
         put?: never;
@@ -2076,6 +2144,126 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person’s two-factor sign-in
+         * @description Whether two-factor (TOTP) is on for the person, how many recovery codes are left, whether they must enrol before anything else, and whether the organisation the session works in requires it.
+         */
+        get: operations["getTwoFactor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish setting up two-factor sign-in with a first code
+         * @description A valid code of the secret from `POST /dashboard/api/two-factor/enrol` (one 30-second step either side is accepted) turns two-factor on and answers ten recovery codes, shown this once. Wrong code: 401 `invalid_two_factor_code`; not started: 409 `two_factor_enrolment_not_started`; already on: 409 `two_factor_already_enabled`.
+         */
+        post: operations["confirmTwoFactorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off
+         * @description Needs a current `code` or the `password` (neither: 400 `two_factor_proof_required`; wrong: 401 `invalid_two_factor_code` or `invalid_credentials`; after 10 wrong ones in 15 minutes 429 `too_many_attempts`). Deletes the secret and the recovery codes. Not on: 409 `two_factor_not_enabled`. In an organisation that requires two-factor the person is then sent to enrolment again.
+         */
+        post: operations["disableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/two-factor/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up two-factor sign-in
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30-second steps) and answers it once, as text and as an `otpauth://` URI for a QR code; it is kept sealed (AES-256-GCM under `SECRETS_KEY`), never readable. Nothing changes at sign-in until `POST /dashboard/api/two-factor/confirm` takes a valid code; starting again replaces a secret not yet confirmed. Already on: 409 `two_factor_already_enabled`.
+         */
+        post: operations["startTwoFactorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/two-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Needs a current `code` or the `password` (neither: 400 `two_factor_proof_required`; wrong: 401 `invalid_two_factor_code` or `invalid_credentials`; after 10 wrong ones in 15 minutes 429 `too_many_attempts`). Answers ten new recovery codes, shown this once; the earlier ones stop working. Not on: 409 `two_factor_not_enabled`.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/two-factor/requirement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Require two-factor sign-in of the organisation’s members
+         * @description Owners and admins (others: 403 `role_forbidden`). While required, a member without two-factor reaches only their own sign-in routes (two-factor, password, sign-out, choosing an organisation), in this organisation and in any other they belong to; everything else answers 403 `two_factor_enrolment_required` and the dashboard sends them to its two-factor page. Turning it on needs the caller’s own two-factor first (409 `two_factor_not_enabled`). A change is recorded in the live-mode audit log (`organisation.two_factor_requirement`).
+         */
+        put: operations["setTwoFactorRequirement"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/door/{token}": {
         parameters: {
             query?: never;
@@ -2154,6 +2342,8 @@ export type paths = {
          *     An event with a seating plan shows its seat map above the form: the plan drawn as an inline SVG (a seat per circle at its place, coloured by category, taken seats small and grey, seats not for sale hollow, accessible seats ringed, the stage as a bar) with a legend of the categories and their prices. The page script makes the map one tab stop, a listbox of seats: the arrow keys move (left and right in a row, up and down to the nearest seat of the next row), Enter or Space chooses, and each seat is named like “Row C, seat 12, Gold, ₹1,500, available”; it zooms with its buttons (and + and −) and pans by dragging. Chosen seats are held at once through `POST /e/{slug}/seats/hold`, each change replacing the hold, and listed with a Remove button each and the hold’s countdown (“Seats held for 9:42”; at 0 they are dropped and the buyer told); “Best available” holds the best seats of a category in their place. One seat per person, of one category: a team event asks for a team member per seat after the buyer’s, up to its `maxTeamSize`. The statuses refresh every 5 seconds (`GET /e/{slug}/seats/statuses`); the booking carries the hold’s token, and a hold found lapsed drops the seats for the buyer to choose again. A page of 64 KB or more (a map of thousands of seats) is sent gzipped to a browser that takes it. An event seated track by track (each track its own plan) first lists its sessions with “Show the seats”, a plain GET form that opens the page again with `subEventId`; the page then draws that session’s map, lists the chosen session alone (checked) with a link back to the others, and every seat call and the booking name the session.
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
+         *
+         *     While the event’s waiting room is on (`onSale.waitingRoom.enabled`), the page first shows the room’s steps, and the booking form only once the queue admits the buyer: the email (and, where the service sends WhatsApp, a phone and the choice of channel for the code), the proof of work solved in the browser (`GET /e/{slug}/queue/challenge`, solved by altcha-lib’s SHA-256 solver in a Web Worker, `/embed/pow-worker.js`), `POST /e/{slug}/queue/join`, the code (`POST /e/{slug}/queue/verify`), then the waiting screen: place, people ahead and the estimated wait in words (before the opening, a countdown to `opensAt` in the event’s time zone), asked every 5 seconds (`GET /e/{slug}/queue/status`) and announced politely to a screen reader when it changes (at most once a minute for the numbers). The place’s status token is kept in the browser’s localStorage, so a reload returns to the same screen. Admitted, the booking form shows with the time left to book, the email fixed to the queue’s, and the booking carries the admission token; a lapsed session says so; sold out (`soldOut` in the status) tells everyone waiting and offers the waitlist’s form.
          *
          *     Sold out with a waitlist: a form that joins it (`POST /e/{slug}/waitlist`). Opened with `offer` (a waitlist offer’s link): the form books the one seat the offer holds, sold out or not; on a seated event the map takes one seat, of the offer’s category only (the others are “not on sale” to this page), in the offer’s session when the event is seated track by track; a lapsed or used offer answers 409 `offer_not_valid` as a page.
          *
@@ -2312,6 +2502,98 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/e/{slug}/queue/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proof-of-work challenge for joining the waiting room
+         * @description An ALTCHA challenge (altcha-lib, SHA-256, deterministic mode) signed by the service: find the counter whose key, SHA-256(salt ‖ nonce ‖ counter as 4 bytes big-endian), begins with `keyPrefix`. The counter was drawn below `WAITING_ROOM_POW_MAX_NUMBER`, so a browser needs about half that many hashes. Send the solution with `POST /e/{slug}/queue/join` as `altcha`: base64 of the JSON `{ challenge, solution: { counter, derivedKey } }` (what the ALTCHA widget sends). A challenge is for this event, holds 10 minutes and is spent by one join.
+         *
+         *     No credentials. 404 `waiting_room_not_found` when the event’s waiting room is off.
+         */
+        get: operations["getQueueChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/queue/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the waiting room
+         * @description Step one of two: sends a one-time code (6 digits, valid 10 minutes by the service’s clock) to the contact, by mail, or by WhatsApp with `channel: "whatsapp"` and a `phone` when the service has WhatsApp codes configured (`WHATSAPP_CODE_TEMPLATE`). In test mode the code is kept in the Test inbox (`GET /api/v1/sandbox/emails`), whatever the channel. No place is made yet: give the code back to `POST /e/{slug}/queue/verify` with `verificationId`. `sentTo` is the contact, masked.
+         *
+         *     The place is bound to the contact the code went to: one place per verified email and one per verified phone per event; joining and verifying again with the same contact (another device, a reload) answers the same place. Before the sale’s `opensAt` the place is in the pre-queue (shuffled at the opening: arriving early gives no better place than anyone else who came before it); after it at the end of the queue in the order codes are verified.
+         *
+         *     No credentials; at most `WAITING_ROOM_JOINS_PER_ADDRESS_MINUTE` joins a minute from one client address (IPv6 by its /64): 429 `too_many_joins` with Retry-After; at most 5 codes an hour to one contact (the email, or the phone for WhatsApp) for the event, counted after a good proof of work: 429 `too_many_codes` with Retry-After. 403 `proof_of_work_required` without `altcha`, 403 `proof_of_work_invalid` for a wrong, expired, other event’s or already used solution; 400 `invalid_email`, `invalid_phone`, `phone_required` (WhatsApp without a phone), `channel_unavailable` (WhatsApp codes not configured); 404 `waiting_room_not_found` when the room is off; 503 `waiting_room_unavailable` while the queue’s Redis does not answer.
+         */
+        post: operations["joinQueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/queue/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A place’s state in the waiting room
+         * @description `waiting` with `position` (1 is the head), `ahead` (people still waiting before this place) and `estimatedWaitSeconds` (null, with `opensAt`, in the pre-queue before the opening, and for the moment the opening takes to put the pre-queue in order); `admitted` with `admissionToken`, which the hosted page’s registration needs (`POST /e/{slug}/register`, field `admissionToken`) until `admissionExpiresAt` (`sessionMinutes` from the first answer that said admitted); `closed` once that session has lapsed. The queue admits `admitPerMinute` places a minute from its head, by the service’s clock.
+         *
+         *     `soldOut: true` (in any state) once the event has no tickets left: the waiting page then tells everyone and offers the waitlist. The service looks at most every 5 seconds per event and instance (and at once after a booking on this instance found the event full), so it may lag a sale by that much.
+         *
+         *     Cheap to ask every few seconds: with Redis the answer reads Redis only, and the event’s room settings are remembered for up to 5 seconds. No credentials. 400 `invalid_queue_token` for a token that names no place of this event; 404 `waiting_room_not_found` when the room is off; 503 `waiting_room_unavailable` while the queue’s Redis does not answer (the place is kept: ask again).
+         */
+        get: operations["getQueueStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{slug}/queue/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give back the one-time code and take the place
+         * @description Step two of joining: the code `POST /e/{slug}/queue/join` sent. The right code, within 10 minutes, answers the place of the verified contact (made now, or the one it has: the same place on every device and after a reload) and its `statusToken` for `GET /e/{slug}/queue/status`. A code is accepted once; after the opening, places are queued in the order their codes were verified.
+         *
+         *     No credentials. 400 `invalid_code` for a wrong code (`attemptsLeft` says how many tries remain); the fifth wrong code spends the verification: 429 `too_many_attempts` then and after (join again for a new code). 400 `code_expired` past its 10 minutes; 400 `invalid_verification` for an id this event never gave, or whose code was accepted already; 404 `waiting_room_not_found` when the room is off; 503 `waiting_room_unavailable` while the queue’s Redis does not answer.
+         */
+        post: operations["verifyQueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/e/{slug}/quote": {
         parameters: {
             query?: never;
@@ -2347,13 +2629,13 @@ export type paths = {
         put?: never;
         /**
          * Register from the hosted page
-         * @description The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with, and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.
+         * @description The page’s own call: the same registration as `POST /api/v1/events/{id}/register` step 1 (or a free booking). Answers the status, the order to open the gateway’s checkout with (or, with an offline `paymentMethod`, the amount, reference, pay-by time, the organiser’s instructions and for `upi_to_organiser` the UPI link and its QR code), and — for a confirmed or payable booking — `ticket`, the buyer’s own ticket token for the confirmation screen (`GET /e/{slug}/tickets/{ticket}`); never an id or anyone’s personal data. The page never passes the token to the embedding page.
          *
          *     No credentials: a published live event is public. A test event needs `key`, a test checkout key of its account, or `preview`, its organiser’s preview link; without either a test event answers 404. Rate limited per IP.
          *
          *     With a key pinned to an origin (`allowedOrigin`), the call is refused (403 `origin_not_allowed`) unless its `Origin` header is the page’s own (the service’s origin) or the pinned origin, or, where a browser sends no `Origin` or `Origin: null` (as it does for a form the page posts), `Sec-Fetch-Site` is `same-origin`. The `origin` field grants nothing.
          *
-         *     Refusals are those of register, and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`, `holdToken`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`, `seat_hold_required`, `seat_hold_mismatch`), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `sold_out` / `seat_hold_lapsed` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
+         *     Refusals are those of register (400 `payment_method_not_offered` for a method the event does not take), and a refusal about one input names it in `field` (`name`, `email`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`, `holdToken`, `paymentMethod`), so the page shows it at that field: 400 (invalid input, `invalid_phone`, `phone_required`, `promo_code_invalid`, `undeliverable_email`, `seat_hold_required`, `seat_hold_mismatch`), 403 `admission_required` (the event’s waiting room is on and `admissionToken` is missing, lapsed, or for another event or email; the organiser’s own full-key calls and a waitlist `offer`’s holder are not asked), 403 `membership_required` (a members-only tier without a valid memberProof — the page asks for a mailed code — or membershipId), 409 `per_buyer_limit_reached` (the event’s `onSale.perBuyerLimit`, counted by email and phone across the buyer’s confirmed and pending bookings, with `limit`) / `sold_out` / `seat_hold_lapsed` / `tier_not_on_sale` / `event_not_published` / `payments_not_configured` (the service takes no live payments; a message for the buyer that names no setting), 429 `too_many_pending` (3 bookings of this event already wait for payment for this email, or 20 from this client address; each is payable for `CHECKOUT_WINDOW_MINUTES` and then lapses), 502 gateway failure.
          */
         post: operations["hostedRegister"];
         delete?: never;
@@ -2598,6 +2880,26 @@ export type paths = {
          * @description Loaded by `/m/{slug}` and its steps; its URL carries its version.
          */
         get: operations["getPlanPageScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/embed/pow-worker.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The waiting room’s proof-of-work solver (a Web Worker)
+         * @description The hosted page starts it to solve the waiting room’s challenge (`GET /e/{slug}/queue/challenge`) off its own thread: altcha-lib’s browser solver (SHA-256 through `crypto.subtle`) as one classic script. The page posts the challenge and gets back `{ solution }`. Its URL carries its version.
+         */
+        get: operations["getPowWorkerScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3191,7 +3493,7 @@ export type components = {
              * @description A stable snake_case word clients can branch on.
              * @enum {string}
              */
-            code: "account_not_found" | "already_can_publish" | "already_ended" | "already_member" | "amount_above_recurring_limit" | "amount_below_minimum" | "amount_mismatch" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "checkout_key_not_allowed" | "checkout_key_required" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "event_not_seated" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_member_events" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_offline_payment" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_request" | "invalid_reset_token" | "invalid_role" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_upi_id" | "invalid_url" | "invalid_verification_token" | "invalid_webhook_url" | "invitation_not_found" | "invitation_other_address" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "last_owner" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "owner_only" | "password_reset_required" | "payload_too_large" | "payment_method_not_offered" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "role_forbidden" | "route_not_open" | "seat_hold_lapsed" | "seat_hold_mismatch" | "seat_hold_required" | "seating_plan_in_use" | "seats_available" | "seats_unavailable" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "subscription_not_found" | "sweep_in_progress" | "team_member_not_found" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_holds" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
+            code: "account_not_found" | "admission_required" | "already_can_publish" | "already_ended" | "already_member" | "amount_above_recurring_limit" | "amount_below_minimum" | "amount_mismatch" | "api_key_revoked" | "audience_changed" | "bad_http_request" | "bad_request" | "broadcast_not_found" | "busy" | "channel_unavailable" | "checkout_key_not_allowed" | "checkout_key_required" | "code_expired" | "confirmation_required" | "conflicting_fields" | "cross_origin_refused" | "csrf_refused" | "database_unavailable" | "document_not_found" | "door_pass_expired" | "door_pass_not_found" | "door_pass_other_event" | "door_pass_revoked" | "email_already_verified" | "email_taken" | "email_unverified" | "event_not_found" | "event_not_published" | "event_not_seated" | "gateway_error" | "gateway_refused" | "has_paid_registrations" | "has_payments_in_flight" | "headers_too_large" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "internal" | "invalid_amount" | "invalid_api_key" | "invalid_audience" | "invalid_characters" | "invalid_code" | "invalid_content_length" | "invalid_credentials" | "invalid_cursor" | "invalid_custom_field" | "invalid_date" | "invalid_door_pass" | "invalid_email" | "invalid_event_type" | "invalid_field" | "invalid_format" | "invalid_gstin" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_limit" | "invalid_member_events" | "invalid_message" | "invalid_metrics_token" | "invalid_mode" | "invalid_month" | "invalid_name" | "invalid_offline_payment" | "invalid_on_sale" | "invalid_origin" | "invalid_payout_transition" | "invalid_phone" | "invalid_plan" | "invalid_promo_code" | "invalid_qr" | "invalid_queue_token" | "invalid_request" | "invalid_reset_token" | "invalid_role" | "invalid_roster_cursor" | "invalid_sac" | "invalid_seating_plan" | "invalid_session" | "invalid_signature" | "invalid_state" | "invalid_statement" | "invalid_status" | "invalid_subject" | "invalid_tier" | "invalid_track_index" | "invalid_two_factor_challenge" | "invalid_two_factor_code" | "invalid_upi_id" | "invalid_url" | "invalid_verification" | "invalid_verification_token" | "invalid_webhook_url" | "invitation_not_found" | "invitation_other_address" | "job_not_dead" | "job_not_found" | "key_limit" | "key_not_found" | "last_owner" | "live_mode_only" | "member_code_expired" | "member_code_tries_used" | "member_code_wrong" | "member_mismatch" | "member_not_found" | "members_only" | "membership_not_found" | "membership_required" | "method_not_allowed" | "missing_api_key" | "missing_custom_field" | "missing_door_pass" | "missing_session" | "not_a_paid_registration" | "not_a_team_event" | "not_admissible" | "not_awaiting_approval" | "not_confirmed" | "not_found" | "not_your_object" | "nothing_to_refund" | "offer_mismatch" | "offer_not_valid" | "order_not_found" | "organiser_access_required" | "origin_needs_checkout_key" | "origin_not_allowed" | "owner_only" | "password_reset_required" | "payload_too_large" | "payment_method_not_offered" | "payment_not_verified" | "payments_not_configured" | "payout_not_found" | "payouts_not_configured" | "per_buyer_limit_reached" | "phone_required" | "plan_not_found" | "preview_expired" | "preview_invalid" | "promo_code_exists" | "promo_code_invalid" | "proof_of_work_invalid" | "proof_of_work_required" | "publishing_request_decided" | "publishing_request_not_found" | "publishing_request_pending" | "rate_limited" | "recipients_not_accepted" | "refund_exceeds_capture" | "registration_changed" | "registration_not_found" | "registration_not_pending" | "request_timeout" | "role_forbidden" | "route_not_open" | "seat_hold_lapsed" | "seat_hold_mismatch" | "seat_hold_required" | "seating_plan_in_use" | "seats_available" | "seats_unavailable" | "secret_not_accepted" | "self_service_closed" | "self_service_not_allowed" | "session_ended" | "session_expired" | "session_required" | "settle_nothing_pending" | "signature_not_verified" | "sold_out" | "staff_only" | "statement_column_missing" | "statement_mapping_required" | "statement_too_large" | "subscription_not_found" | "sweep_in_progress" | "team_member_not_found" | "team_too_large" | "test_mode_only" | "ticket_not_found" | "ticket_page_not_found" | "tier_not_on_sale" | "too_many_attempts" | "too_many_codes" | "too_many_holds" | "too_many_joins" | "too_many_pending" | "too_many_recipients" | "too_many_signups" | "track_in_use" | "track_not_found" | "track_required" | "transferred" | "two_factor_already_enabled" | "two_factor_enrolment_not_started" | "two_factor_enrolment_required" | "two_factor_not_enabled" | "two_factor_proof_required" | "undeliverable_email" | "unknown_custom_field" | "unknown_ticket_type" | "unsupported_media_type" | "uri_too_long" | "use_start_date" | "verification_token_expired" | "verification_token_used" | "verify_token_mismatch" | "waiting_room_not_found" | "waiting_room_unavailable" | "waitlist_closed" | "waitlist_entry_ended" | "waitlist_entry_not_found" | "wallet_not_configured" | "weak_password" | "webhook_not_found" | "webhooks_not_configured" | "wrong_password";
             /** @description A human sentence naming the problem. */
             error: string;
             /** @description When the problem is in one input, its path: `email`, `name`, `teamMembers[1].email`, `customFields.<name>`, `promoCode`, `membershipId`, `ticketType`, `subEventId`. */
@@ -3227,6 +3529,15 @@ export type components = {
                 payWithinDays: number;
                 upiId: string | null;
                 upiName: string | null;
+            };
+            onSale: {
+                opensAt: string | null;
+                perBuyerLimit: number | null;
+                waitingRoom: {
+                    admitPerMinute: number;
+                    enabled: boolean;
+                    sessionMinutes: number;
+                };
             };
             /** @description Rupees. */
             price: number;
@@ -3417,6 +3728,8 @@ export type components = {
          * @description A booking: free in one call, or step 1 of a paid one.
          */
         RegisterBooking: {
+            /** @description A checkout key, while the event’s waiting room is on (`onSale.waitingRoom.enabled`): the `admissionToken` its queue gave this email (`GET /e/{slug}/queue/status`); without a valid one, 403 `admission_required` (`field: "admissionToken"`). Full keys and a `waitlistOffer`’s holder are not asked. */
+            admissionToken?: string;
             /** @description GST: the buyer’s details for the tax invoice of a paid booking of a GST-registered organiser (all optional; kept for paid bookings only). 400 `invalid_gstin`, `invalid_state`. */
             billing?: {
                 address?: string;
@@ -3820,6 +4133,179 @@ export interface operations {
             };
             /** @description No such object in this account and mode. */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example usr_V1c3nB8qLm2xT0aZ */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Lost phone and codes; identity checked on a video call against their PAN card"
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Two-factor is off for the person. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *         "twoFactor": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            twoFactor: false;
+                            userId: string;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6029,6 +6515,15 @@ export interface operations {
                      *             "upiId": null,
                      *             "upiName": null
                      *           },
+                     *           "onSale": {
+                     *             "opensAt": null,
+                     *             "waitingRoom": {
+                     *               "enabled": false,
+                     *               "admitPerMinute": 120,
+                     *               "sessionMinutes": 10
+                     *             },
+                     *             "perBuyerLimit": null
+                     *           },
                      *           "createdAt": "2026-11-25T07:51:24.908Z",
                      *           "updatedAt": "2026-11-25T07:51:24.908Z"
                      *         }
@@ -6209,6 +6704,19 @@ export interface operations {
                         upiId?: string | null;
                         upiName?: string | null;
                     };
+                    /** @description When the sale opens and how its waiting room admits buyers (docs/decisions/26-a-fair-waiting-room.md). Fields left out keep their value; 400 `invalid_on_sale` (with `field`) when one is out of range. */
+                    onSale?: {
+                        opensAt?: string | null;
+                        perBuyerLimit?: number | null;
+                        waitingRoom?: {
+                            /** @description Buyers let in per minute from the head of the queue (default 120). */
+                            admitPerMinute?: number;
+                            /** @description Turn the waiting room on (default false): the hosted page then books only with an admission token (403 `admission_required`). The hosted page has no waiting screen yet (docs/decisions/26-a-fair-waiting-room.md): switch it on only with a page of your own that drives the queue routes. */
+                            enabled?: boolean;
+                            /** @description How long an admitted buyer’s admission token lets them book (default 10). */
+                            sessionMinutes?: number;
+                        };
+                    };
                     /**
                      * @description Rupees, at most two decimals; 0 or omitted makes the event free.
                      * @default 0
@@ -6388,6 +6896,15 @@ export interface operations {
                      *           "payWithinDays": 3,
                      *           "upiId": null,
                      *           "upiName": null
+                     *         },
+                     *         "onSale": {
+                     *           "opensAt": null,
+                     *           "waitingRoom": {
+                     *             "enabled": false,
+                     *             "admitPerMinute": 120,
+                     *             "sessionMinutes": 10
+                     *           },
+                     *           "perBuyerLimit": null
                      *         },
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
@@ -6613,6 +7130,15 @@ export interface operations {
                      *           "payWithinDays": 3,
                      *           "upiId": null,
                      *           "upiName": null
+                     *         },
+                     *         "onSale": {
+                     *           "opensAt": null,
+                     *           "waitingRoom": {
+                     *             "enabled": false,
+                     *             "admitPerMinute": 120,
+                     *             "sessionMinutes": 10
+                     *           },
+                     *           "perBuyerLimit": null
                      *         },
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
@@ -6911,6 +7437,19 @@ export interface operations {
                         upiId?: string | null;
                         upiName?: string | null;
                     };
+                    /** @description When the sale opens and how its waiting room admits buyers (docs/decisions/26-a-fair-waiting-room.md). Fields left out keep their value; 400 `invalid_on_sale` (with `field`) when one is out of range. */
+                    onSale?: {
+                        opensAt?: string | null;
+                        perBuyerLimit?: number | null;
+                        waitingRoom?: {
+                            /** @description Buyers let in per minute from the head of the queue (default 120). */
+                            admitPerMinute?: number;
+                            /** @description Turn the waiting room on (default false): the hosted page then books only with an admission token (403 `admission_required`). The hosted page has no waiting screen yet (docs/decisions/26-a-fair-waiting-room.md): switch it on only with a page of your own that drives the queue routes. */
+                            enabled?: boolean;
+                            /** @description How long an admitted buyer’s admission token lets them book (default 10). */
+                            sessionMinutes?: number;
+                        };
+                    };
                     /** @description Rupees, at most two decimals; 0 or omitted makes the event free. */
                     price?: number;
                     /** @description Free registrations wait as pending until the organiser approves. */
@@ -7065,6 +7604,15 @@ export interface operations {
                      *           "payWithinDays": 3,
                      *           "upiId": null,
                      *           "upiName": null
+                     *         },
+                     *         "onSale": {
+                     *           "opensAt": null,
+                     *           "waitingRoom": {
+                     *             "enabled": false,
+                     *             "admitPerMinute": 120,
+                     *             "sessionMinutes": 10
+                     *           },
+                     *           "perBuyerLimit": null
                      *         },
                      *         "createdAt": "2026-11-25T07:51:24.908Z",
                      *         "updatedAt": "2026-11-25T07:51:24.908Z"
@@ -9548,7 +10096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Credentials valid but not allowed here. */
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11971,8 +12519,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers
-                     *     reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a,confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,
+                     * @example registration_id,status,pending_reason,name,email,phone,ticket_type,track_number,track,quantity,team_members,amount,currency,payment_method,payment_reference,pay_by,paid_reference,paid_at,promo_code,invoice_number,credit_note_number,checked_in,checked_in_at,people_checked_in,ticket_code,booked_at,confirmed_at,cancelled_at,Company,other_answers
+                     *     reg_Qm7Zx2Kv9Lt4Rb8Nc1Wd5a,confirmed,,Rohan Das,rohan@example.in,,General,,,1,,499.00,INR,gateway,,,,,,TIXI2627-000004,,yes,2027-01-16T09:12:40+05:30,1,,2026-11-25T13:21:24+05:30,2026-11-25T13:21:58+05:30,,Acme,
                      */
                     "text/csv": string;
                 };
@@ -16593,6 +17141,257 @@ export interface operations {
             };
         };
     };
+    uploadBankStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe’s rules): the same key and request replay the stored answer with `Idempotent-Replayed: true`; the same key with another method, path or body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_flight`. Kept 24 hours per account and mode; only answers that did something (2xx) are kept: a refusal (4xx) or failure (5xx) changed nothing, so its retry runs again.
+                 * @example 6f1c2a9e-3b7d-4c58-9e0a-1d2b3c4d5e6f
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The statement as exported by the bank (CSV text, at most 5,000 lines below the header). */
+                    csv: string;
+                    /** @description Which header names the bank’s export uses. Optional: without it the account’s last mapping is used, else one recognised from the header row; a mapping sent is remembered for the next upload. */
+                    mapping?: {
+                        /** @description One signed amount column ("-500.00" or "500.00 Dr" is money out). Either this or credit. */
+                        amount?: string;
+                        /** @description The credit (deposit) column, when credits and debits are apart. */
+                        credit?: string;
+                        /** @description The header of the column holding the transaction date (day first, or ISO). */
+                        date: string;
+                        /** @description The debit (withdrawal) column beside credit. */
+                        debit?: string;
+                        /** @description The header of the narration (description, particulars, remarks) column. */
+                        narration: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description What was marked paid, and what is listed for a person. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "lines": 3,
+                     *         "debits": 1,
+                     *         "marked": 1,
+                     *         "markedLines": [
+                     *           {
+                     *             "line": 2,
+                     *             "reference": "TKT-7F3K9M",
+                     *             "registrationId": "reg_8c1d2e3f4a5b6c7d8e9f0a1b",
+                     *             "amount": 1499
+                     *           }
+                     *         ],
+                     *         "listed": [
+                     *           {
+                     *             "line": 4,
+                     *             "reason": "amount_differs",
+                     *             "reference": "TKT-Q4WZ7P",
+                     *             "amount": 500,
+                     *             "amountDue": 1499,
+                     *             "registrationId": "reg_1a2b3c4d5e6f7a8b9c0d1e2f"
+                     *           }
+                     *         ],
+                     *         "mapping": {
+                     *           "date": "Date",
+                     *           "narration": "Narration",
+                     *           "credit": "Deposit Amt.",
+                     *           "debit": "Withdrawal Amt."
+                     *         },
+                     *         "mappingSource": "given"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description lines paying money out: not payments for bookings, not listed */
+                            debits: number;
+                            /** @description lines below the header row */
+                            lines: number;
+                            /** @description every credit line not marked, in the order of the file */
+                            listed: {
+                                /** @description rupees credited by the line */
+                                amount?: number;
+                                /** @description rupees the booking is due */
+                                amountDue?: number;
+                                /** @description the line of the file */
+                                line: number;
+                                /** @description why a person should decide (docs/guides/offline-payments.md lists each) */
+                                reason: "no_reference" | "several_references" | "unknown_reference" | "duplicate_reference" | "amount_differs" | "not_pending" | "already_paid" | "unreadable_line";
+                                reference?: string;
+                                registrationId?: string;
+                            }[];
+                            /** @description Which header names the bank’s export uses. Optional: without it the account’s last mapping is used, else one recognised from the header row; a mapping sent is remembered for the next upload. */
+                            mapping: {
+                                /** @description One signed amount column ("-500.00" or "500.00 Dr" is money out). Either this or credit. */
+                                amount?: string;
+                                /** @description The credit (deposit) column, when credits and debits are apart. */
+                                credit?: string;
+                                /** @description The header of the column holding the transaction date (day first, or ISO). */
+                                date: string;
+                                /** @description The debit (withdrawal) column beside credit. */
+                                debit?: string;
+                                /** @description The header of the narration (description, particulars, remarks) column. */
+                                narration: string;
+                            };
+                            mappingSource: "given" | "remembered" | "recognised";
+                            /** @description bookings this upload marked paid */
+                            marked: number;
+                            markedLines: {
+                                /** @description rupees credited */
+                                amount: number;
+                                /** @description the line of the file */
+                                line: number;
+                                reference: string;
+                                registrationId: string;
+                            }[];
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials valid but not allowed here. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state changed or conflicts with the request. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this operation accepts. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -19537,6 +20336,159 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A new session token, or, for a person with two-factor on, the challenge for the code. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_V1c3nB8qLm2xT0aZ",
+                     *       "idToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1lxaHJsVmlMbE9Oa1VPbE8iLCJpc3MiOiJ0aWNrZXRpbmctc2VydmljZSIsImF1ZCI6ImRhc2hib2FyZCIsImlhdCI6MTc5NTU5MzA4NCwiZXhwIjoxNzk1NjM2Mjg0fQ.S9_JjbU-7VaZFWYdTzyOvzdw_pAuMDhp0t7_yBtj89I",
+                     *       "expiresAt": "2026-11-25T19:51:24.000Z",
+                     *       "emailVerified": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Whether the account has proved its email address by the verification mail. Until it has, live keys cannot be created (403 `email_unverified`), payouts are refused and `STAFF_EMAILS` grants nothing. */
+                        emailVerified: boolean;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description Send as `Authorization: Bearer <idToken>` to dashboard routes and event deletion. */
+                        idToken: string;
+                        userId: string;
+                    } | {
+                        /** @description Send with the code to `POST /auth/login/two-factor`; valid 5 minutes. */
+                        challenge: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @enum {boolean} */
+                        twoFactorRequired: true;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials the service does not accept. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    logInTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1YxYzNuQjhxTG0yeFQwYVoiLCJhdWQiOiJ0d28tZmFjdG9yLWNoYWxsZW5nZSJ9.sig",
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                    code?: string;
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
             /** @description A new session token. */
             200: {
                 headers: {
@@ -21482,7 +22434,8 @@ export interface operations {
                      *           "name": "Asha Rao",
                      *           "role": "owner",
                      *           "events": null,
-                     *           "joinedAt": "2026-11-25T07:51:24.908Z"
+                     *           "joinedAt": "2026-11-25T07:51:24.908Z",
+                     *           "twoFactor": true
                      *         }
                      *       ],
                      *       "invitations": [
@@ -21508,6 +22461,8 @@ export interface operations {
                             name: string;
                             /** @description owner, admin, finance, event_manager, door or viewer (docs/decisions/25-organiser-teams-and-roles.md). */
                             role: "owner" | "admin" | "finance" | "event_manager" | "door" | "viewer";
+                            /** @description Whether the member signs in with two-factor (TOTP). */
+                            twoFactor: boolean;
                             userId: string;
                         }[];
                         invitations: {
@@ -22953,6 +23908,769 @@ export interface operations {
             };
         };
     };
+    getTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person’s two-factor sign-in. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "enabled": true,
+                     *       "recoveryCodesLeft": 9,
+                     *       "enrolmentRequired": false,
+                     *       "organisationRequires": false
+                     *     }
+                     */
+                    "application/json": {
+                        enabled: boolean;
+                        /** @description Two-factor is off and an organisation the person belongs to requires it: until they enrol, every route but their own sign-in answers 403 `two_factor_enrolment_required`. */
+                        enrolmentRequired: boolean;
+                        /** @description Whether the organisation this session works in requires two-factor of its members. */
+                        organisationRequires: boolean;
+                        recoveryCodesLeft: number;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmTwoFactorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The 6-digit code the authenticator app shows now (RFC 6238, 30-second steps). */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Two-factor is on; the recovery codes. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "recoveryCodes": [
+                     *         "k7m2p-x9qrt",
+                     *         "a3bc4-dd9ef",
+                     *         "hj8kq-2mn5p",
+                     *         "r4stv-w6xy7",
+                     *         "z2a3b-c4d5e",
+                     *         "f6g7h-j8k9m",
+                     *         "n2p3q-r4s5t",
+                     *         "u6v7w-x8y9z",
+                     *         "b2c3d-e4f5g",
+                     *         "h6j7k-m8n9p"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Ten single-use recovery codes, shown this once (only their hashes are kept). Each signs in once in place of a code. */
+                        recoveryCodes: string[];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials the service does not accept. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The 6-digit code the authenticator app shows now (RFC 6238, 30-second steps). */
+                    code?: string;
+                    /** @description The person’s password. */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Two-factor is off. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials the service does not accept. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startTwoFactorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown this once. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauthUri": "otpauth://totp/Ticketing:asha.rao%40example.in?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Ticketing&algorithm=SHA1&digits=6&period=30"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The same secret as an otpauth:// URI, for a QR code. */
+                        otpauthUri: string;
+                        /** @description Base32, for typing into an authenticator app. */
+                        secret: string;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The 6-digit code the authenticator app shows now (RFC 6238, 30-second steps). */
+                    code?: string;
+                    /** @description The person’s password. */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new recovery codes. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "recoveryCodes": [
+                     *         "k7m2p-x9qrt",
+                     *         "a3bc4-dd9ef",
+                     *         "hj8kq-2mn5p",
+                     *         "r4stv-w6xy7",
+                     *         "z2a3b-c4d5e",
+                     *         "f6g7h-j8k9m",
+                     *         "n2p3q-r4s5t",
+                     *         "u6v7w-x8y9z",
+                     *         "b2c3d-e4f5g",
+                     *         "h6j7k-m8n9p"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Ten single-use recovery codes, shown this once (only their hashes are kept). Each signs in once in place of a code. */
+                        recoveryCodes: string[];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials the service does not accept. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTwoFactorRequirement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "required": true
+                 *     }
+                 */
+                "application/json": {
+                    required: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The setting now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "required": true
+                     *     }
+                     */
+                    "application/json": {
+                        required: boolean;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credentials, or credentials not recognised. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object’s state refuses this now (`code` says why); nothing was changed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     openDoorScreen: {
         parameters: {
             query?: never;
@@ -24252,6 +25970,569 @@ export interface operations {
             };
         };
     };
+    getQueueChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, as altcha-lib’s createChallenge makes it. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "parameters": {
+                     *         "algorithm": "SHA-256",
+                     *         "nonce": "6f1d0a2b9c8e7f6a5b4c3d2e1f0a9b8c",
+                     *         "salt": "0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+                     *         "cost": 1,
+                     *         "keyLength": 32,
+                     *         "keyPrefix": "9c1e5b7a3d2f4e6a8b0c1d2e3f4a5b6c",
+                     *         "data": {
+                     *           "event": "ev_Hk2Qz8Lm4Xv7Tb1N",
+                     *           "expires": 1796800200000
+                     *         }
+                     *       },
+                     *       "signature": "b1946ac92492d2347c6235b4d2611184a1c9e2f3d4b5a6c7d8e9f0a1b2c3d4e5"
+                     *     }
+                     */
+                    "application/json": {
+                        parameters: {
+                            algorithm: string;
+                            cost: number;
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                            keyLength: number;
+                            keyPrefix: string;
+                            nonce: string;
+                            salt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        signature: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "rohan@example.in",
+                 *       "altcha": "eyJjaGFsbGVuZ2UiOnsicGFyYW1ldGVycyI6e319LCJzb2x1dGlvbiI6e319"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The solved challenge of `GET /e/{slug}/queue/challenge`: base64 of `{ challenge, solution }`. */
+                    altcha?: string;
+                    /** @description Where the code goes (default `email`). */
+                    channel?: "email" | "whatsapp";
+                    /** @description The buyer’s email: the contact the code goes to by mail, and the booking’s email. */
+                    email: string;
+                    /** @description E.164 or a 10-digit Indian mobile number; needed for `channel: "whatsapp"`. */
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A code is on its way. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "verificationId": "wv_Q2x8LmN0pZ4aY7bT1cV9dW",
+                     *       "channel": "email",
+                     *       "sentTo": "r***@example.in",
+                     *       "expiresAt": "2027-01-10T04:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        channel: "email" | "whatsapp";
+                        /**
+                         * Format: date-time
+                         * @description The code is refused from then.
+                         */
+                        expiresAt: string;
+                        /** @description The contact the code went to, masked. */
+                        sentTo: string;
+                        /** @description Give it back with the code to `POST /e/{slug}/queue/verify`. */
+                        verificationId: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (another account’s object, a key of the wrong class or mode, a revoked key). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQueueStatus: {
+        parameters: {
+            query: {
+                /**
+                 * @description The `statusToken` of the join.
+                 * @example wp_8fJ2kQ1xLm0aZ9pYvN3bTw.Xc1Kq9vZt0LmP2aB7yWnQe
+                 */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The place’s state. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "state": "waiting",
+                     *       "position": 412,
+                     *       "ahead": 37,
+                     *       "estimatedWaitSeconds": 19,
+                     *       "opensAt": "2027-01-10T04:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        admissionExpiresAt?: string;
+                        /** @description While `admitted`: book with it. */
+                        admissionToken?: string;
+                        ahead: number | null;
+                        estimatedWaitSeconds: number | null;
+                        opensAt?: string | null;
+                        position: number | null;
+                        /**
+                         * @description The event has no tickets left: offer the waitlist.
+                         * @enum {boolean}
+                         */
+                        soldOut?: true;
+                        state: "waiting" | "admitted" | "closed";
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event’s slug.
+                 * @example pune-tech-summit-2027
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "verificationId": "wv_Q2x8LmN0pZ4aY7bT1cV9dW",
+                 *       "code": "493027"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The six digits sent. */
+                    code: string;
+                    /** @description The `verificationId` of the join. */
+                    verificationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The verified contact’s place. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "placeId": "wp_8fJ2kQ1xLm0aZ9pYvN3bTw",
+                     *       "statusToken": "wp_8fJ2kQ1xLm0aZ9pYvN3bTw.Xc1Kq9vZt0LmP2aB7yWnQe"
+                     *     }
+                     */
+                    "application/json": {
+                        placeId: string;
+                        /** @description Names this place to `GET /e/{slug}/queue/status`. */
+                        statusToken: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule of its schema; `code` names the rule and `field` the input. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this account and mode. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body or the audience is too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests in this window; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database, the gateway) is unavailable; try again later. `database_unavailable`: the database went away under the request or cannot be reached now (a restart, a failover, a terminated connection); nothing of the request was written (its transaction rolled back), `Retry-After` says when to try again, and a retry with the same `Idempotency-Key` cannot do it twice. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     hostedQuote: {
         parameters: {
             query?: never;
@@ -24460,6 +26741,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description While the event’s waiting room is on (`onSale.waitingRoom.enabled`): the `admissionToken` its queue gave this email (`GET /e/{slug}/queue/status`); without a valid one, 403 `admission_required`. */
+                    admissionToken?: string;
                     /** @description Answers keyed by the event’s customFields names (at most 50; text at most 2000 characters). Any name works, `constructor` and `__proto__` included. */
                     customFields?: {
                         [key: string]: string | number | boolean | null;
@@ -24478,6 +26761,8 @@ export interface operations {
                     offer?: string;
                     /** @description The embedding page’s origin as embed.js declares it: only where the page posts its messages when the key has no pin (a pinned key’s page posts to its pin). It grants nothing: anyone can write it. */
                     origin?: string;
+                    /** @description How a paid booking is paid: `gateway` (the default: a Razorpay order) or one of the event’s enabled `offlinePayment.methods`, which makes it pending with `awaitingPayment` until the organiser marks it paid (400 `payment_method_not_offered` for a method the event does not take, or with `waitlistOffer`). Ignored for a free booking. Checkout keys may choose it too. */
+                    paymentMethod?: "gateway" | "bank_transfer" | "upi_to_organiser" | "cash_at_venue";
                     phone?: string;
                     /** @description The organiser’s preview link (the dashboard’s “Open the preview”): opens a test event’s page, or a live draft’s, for 24 hours, with no key or origin; a test event’s preview takes test bookings. 403 `preview_invalid` for a token that does not verify for this event, 403 `preview_expired` once its day is over. Only the service’s own pages may frame a preview or make its calls. */
                     preview?: string;
@@ -24494,7 +26779,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Booked, awaiting approval, or pending payment with the gateway checkout’s fields. */
+            /** @description Booked, awaiting approval, awaiting a payment outside the gateway (how to pay), or pending payment with the gateway checkout’s fields. */
             201: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -24522,6 +26807,30 @@ export interface operations {
                     } | {
                         /** @enum {string} */
                         status: "pending";
+                    } | {
+                        /** @description Paise: what the buyer pays the organiser. */
+                        amount: number;
+                        awaitingPayment: {
+                            method: "bank_transfer" | "upi_to_organiser" | "cash_at_venue";
+                            /** Format: date-time */
+                            payBy: string;
+                            /** @description `payBy` for people, in the event’s time zone. */
+                            payByText: string;
+                            /** @description The reference the buyer quotes with the payment. */
+                            reference: string;
+                        };
+                        currency: string;
+                        /** @description The organiser’s instructions (`offlinePayment.instructions`). */
+                        instructions: string;
+                        /** @enum {string} */
+                        status: "awaiting_payment";
+                        /** @description `upi_to_organiser` only, else null. */
+                        upi: {
+                            /** @description The `upi://pay` link, which opens a UPI app. */
+                            link: string;
+                            /** @description A `data:image/png` QR code of the link. */
+                            qr: string;
+                        } | null;
                     } | {
                         /** @description Paise. */
                         amount: number;
@@ -25998,6 +28307,87 @@ export interface operations {
                 };
                 content: {
                     /** @example /* The hosted plan page’s script. The page works without it (its steps are plain forms) … *\/ */
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a field is missing, has the wrong type, or breaks a rule. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the request id is in the logs. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPowWorkerScript: {
+        parameters: {
+            query?: {
+                /** @description Content version; a matching one is cached for a year. */
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example /* The waiting room’s proof of work, solved off the page’s thread … *\/ */
                     "text/javascript": string;
                 };
             };

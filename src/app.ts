@@ -17,6 +17,7 @@ import * as members from './modules/accounts/members.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { registrationsRoutes } from './modules/registrations/registrations.routes.js';
+import { statementsRoutes } from './modules/statements/statements.routes.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { checkinRoutes } from './modules/checkin/checkin.routes.js';
 import { doorRoutes } from './modules/checkin/door.routes.js';
@@ -38,6 +39,7 @@ import { payoutsRoutes } from './modules/payouts/payouts.routes.js';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.js';
 import { keysRoutes } from './modules/keys/keys.routes.js';
 import { membersRoutes } from './modules/accounts/members.routes.js';
+import { twoFactorRoutes } from './modules/accounts/two-factor.routes.js';
 import * as events from './modules/events/events.service.js';
 import * as keys from './modules/keys/keys.service.js';
 import { countRequests } from './modules/ops/metrics.js';
@@ -55,6 +57,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { parseJson } from './http/json-body.js';
 import { ErrorBody } from './http/schemas.js';
 import { seatHoldsRoutes } from './modules/seat-holds/seat-holds.routes.js';
+import { waitingRoomRoutes } from './modules/waiting-room/waiting-room.routes.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -236,7 +239,12 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     opsRoutes(deps),
     accountsRoutes(deps),
     keysRoutes(deps),
-    membersRoutes({ ...deps, eventAccounts: (ids) => eventAccounts(deps, ids) }),
+    membersRoutes({
+      ...deps,
+      eventAccounts: (ids) => eventAccounts(deps, ids),
+      endDoorPasses: door.endMemberPasses,
+    }),
+    twoFactorRoutes(deps),
     publishingRoutes(deps),
     mailSettingsRoutes(deps),
     adminRoutes(deps),
@@ -244,6 +252,7 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     seatHoldsRoutes(deps),
     eventsRoutes(deps.eventDeps),
     registrationsRoutes(deps.registerDeps),
+    statementsRoutes(deps.registerDeps),
     waitlistRoutes(deps.waitlistDeps),
     checkinRoutes(deps),
     doorRoutes(deps),
@@ -255,6 +264,7 @@ async function registerModules(app: App, deps: Deps): Promise<void> {
     whatsappWebhookRoutes(deps),
     walletRoutes(deps),
     checkoutRoutes(deps),
+    waitingRoomRoutes(deps.waitingRoom),
     attendeeRoutes({
       db: deps.db,
       secretsKey: deps.config.secretsKey,

@@ -45,6 +45,11 @@ export interface WhatsAppConfig {
         readonly language: string;
       }
     | undefined;
+  /**
+   * The approved template (body parameter `{{code}}`, in the sender's language) the waiting room
+   * sends its one-time codes with; undefined: codes go by mail only. Needs the sender.
+   */
+  readonly codeTemplate: string | undefined;
   /** Checks X-Hub-Signature-256 of status webhooks; without it none is accepted. */
   readonly appSecret: string | undefined;
   /** Answers Meta's subscribe handshake; without it none is answered. */
@@ -206,9 +211,16 @@ export function loadWhatsApp(env: Env, apiUrl: string): WhatsAppConfig {
       );
     sender = Object.freeze({ token, phoneNumberId, template, language });
   }
+  const codeTemplate = str(env, 'WHATSAPP_CODE_TEMPLATE');
+  if (codeTemplate !== undefined && (!sender || !/^[a-z0-9_]{1,512}$/.test(codeTemplate)))
+    throw new ConfigError(
+      'WHATSAPP_CODE_TEMPLATE',
+      'must be a template name (lower-case letters, digits and _), with WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TEMPLATE set',
+    );
   return Object.freeze({
     apiUrl,
     sender,
+    codeTemplate,
     appSecret: str(env, 'WHATSAPP_APP_SECRET'),
     verifyToken: str(env, 'WHATSAPP_VERIFY_TOKEN'),
   });

@@ -1,10 +1,9 @@
-// What each setting means, for the people who set them. loadConfig (config.ts) reads and checks
-// the values; this table only describes them. `npm run docs` (scripts/docs-reference.mjs) joins
-// the two into docs/reference/configuration.md: the names, defaults and accepted values it reads
-// from the calls in config.ts and config-channels.ts, the words from here. It fails when a
-// setting read there is missing here or the other way round, or when a default written here
-// disagrees with the literal default in the code, so the page cannot drift from the code.
-// Descriptions are Markdown; links are relative to docs/reference/.
+// What each setting means, for the people who set them. loadConfig (config.ts) reads and checks the
+// values; this table only describes them. `npm run docs` (scripts/docs-reference.mjs) joins the two
+// into docs/reference/configuration.md: the names, defaults and accepted values it reads from the
+// calls in config.ts and config-channels.ts, the words from here. It fails when a setting read there
+// is missing here or the other way round, or when a default written here disagrees with the literal
+// default in the code. Descriptions are Markdown; links are relative to docs/reference/.
 
 /** The variables (several when described together), what applies when unset, and what it does. */
 export type SettingDoc = readonly [names: readonly string[], unset: string, meaning: string];
@@ -239,6 +238,16 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         "how long an instance remembers an event's seat statuses (`GET /api/v1/events/{id}/seats/statuses` and the hosted page's `/e/{slug}/seats/statuses`): a crowd of seat maps refreshing together costs one read of the event's taken seats per instance and period, and requests arriving while that read is under way share it. The instance forgets an event at once when it changes the event's seats itself (holds, lets go, books, blocks, moves); another instance's change shows up to this long later. Holds are taken in the database, so an older answer never sells a seat twice. `0` keeps no memory",
       ],
       [
+        ['WAITING_ROOM_POW_MAX_NUMBER'],
+        '`100000`',
+        "the waiting room's proof of work (docs/decisions/26-a-fair-waiting-room.md): the challenge's answer is drawn below it, so a browser computes about half as many SHA-256 hashes (well under a second at the default) before it may join a queue",
+      ],
+      [
+        ['WAITING_ROOM_JOINS_PER_ADDRESS_MINUTE'],
+        '`20`',
+        'joins of a waiting room a minute from one client address (an IPv6 address by its /64); more answer 429 `too_many_joins`',
+      ],
+      [
         ['DOOR_ROSTER_CHECK_MS'],
         '`2000`',
         "how often each instance compares its in-memory door rosters' versions with the database's, to find a change whose notification it missed (a roster found behind is read again whole); also proves the LISTEN connection alive",
@@ -258,6 +267,31 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         ['JOB_BATCH_SIZE'],
         '`50`',
         "how many due jobs a worker claims at once and runs side by side; jobs due at the same instant are claimed in the order they were enqueued. `1` runs one job at a time (the reconciliation run's worker does, so the order of gateway requests never depends on timing)",
+      ],
+      [
+        ['PARTITION_MONTHS_AHEAD'],
+        '`3`',
+        'months after the current one whose partitions the workers make ahead, for the audit log, webhook deliveries, jobs and door scans ([monthly partitions](../operations/partitions.md)); a row no month covers lands in the DEFAULT partition, never an error',
+      ],
+      [
+        ['AUDIT_RETENTION_MONTHS'],
+        '`0`',
+        'whole months of the audit log kept before the current one; older months are dropped. `0` keeps every month; otherwise at least `96` (8 years: books of account and the records behind them, Companies Act 2013 s. 128(5)), else start-up stops',
+      ],
+      [
+        ['WEBHOOK_DELIVERY_RETENTION_MONTHS'],
+        '`2`',
+        'whole months of webhook delivery records kept before the current one (`0`: every month); the records are also pruned by row after 30 days',
+      ],
+      [
+        ['JOB_RETENTION_MONTHS'],
+        '`4`',
+        'whole months of jobs (by the month they were queued) kept before the current one (`0`: every month); a month that still holds a pending job is kept until it has run',
+      ],
+      [
+        ['DOOR_SCAN_RETENTION_MONTHS'],
+        '`24`',
+        "whole months of the door's scans (who admitted or undid whom) kept before the current one (`0`: every month)",
       ],
     ],
   },
@@ -291,6 +325,11 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         "WhatsApp tickets: the system user's token, the sending number's id (not the number) and an approved template with an image header and the named body parameters `{{name}}`, `{{event}}` and `{{date}}`. All three or none",
       ],
       [['WHATSAPP_TEMPLATE_LANGUAGE'], '`en`', 'the language the template is approved in'],
+      [
+        ['WHATSAPP_CODE_TEMPLATE'],
+        'unset: the waiting room sends its one-time codes by mail only',
+        "the waiting room's one-time codes by WhatsApp: an approved template (authentication) in `WHATSAPP_TEMPLATE_LANGUAGE` with the named body parameter `{{code}}`. Needs the three above",
+      ],
       [
         ['WHATSAPP_API_URL'],
         '`https://graph.facebook.com/v25.0`',

@@ -8,6 +8,8 @@ import { isLoopbackHost } from './http/client-address.js';
 import { DEFAULT_TIME_ZONE, isTimeZone } from './lib/event-time.js';
 import { loadWallet, loadWhatsApp, type WalletConfig, type WhatsAppConfig } from './config-channels.js';
 import { ConfigError } from './config-error.js';
+import { backgroundSettings } from './config-background.js';
+import type { PartitionSettings } from './db/partitions.js';
 import { bool, type Env, int, parseTrustProxy, persistentSecret, str, url } from './config-read.js';
 
 export interface Config {
@@ -61,6 +63,8 @@ export interface Config {
   readonly verifyMailLimitPerHour: number;
   readonly broadcastMaxRecipients: number;
   readonly workers: boolean;
+  /** Monthly partitions: months made ahead, months kept (src/config-background.ts). */
+  readonly partitions: PartitionSettings;
   /** JOB_BATCH_SIZE: how many due jobs a worker claims and runs side by side at a time. */
   readonly jobBatchSize: number;
   readonly logLevel: string;
@@ -97,6 +101,8 @@ export interface Config {
   readonly heldSeatsPerAddress: number;
   /** How long this process remembers an event's seat statuses (SEAT_STATUS_MEMORY_MS; 0: never). */
   readonly seatStatusMemoryMs: number;
+  /** The waiting room (docs/decisions/26-a-fair-waiting-room.md): its challenge's difficulty and joins per address a minute. */
+  readonly waitingRoom: { readonly powMaxNumber: number; readonly joinsPerAddressMinute: number };
   /** How long this process remembers an event found full (SOLD_OUT_MEMORY_MS; 0: never). */
   readonly soldOutMemoryMs: number;
   /** DATABASE_POOL_SIZE: connections each instance's pool may open. */
@@ -155,8 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...limitSettings(env),
     otelEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
-    workers: bool(env, 'WORKERS', true),
-    jobBatchSize: int(env, 'JOB_BATCH_SIZE', 50, 1, 500),
+    ...backgroundSettings(env),
     logLevel,
     eventTimeZone,
     trustProxy: parseTrustProxy(str(env, 'TRUST_PROXY')),
@@ -164,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     seatHoldMinutes: int(env, 'SEAT_HOLD_MINUTES', 10, 1, 120),
     heldSeatsPerAddress: int(env, 'HELD_SEATS_PER_ADDRESS', 100, 0, 100_000),
     seatStatusMemoryMs: int(env, 'SEAT_STATUS_MEMORY_MS', 1000, 0, 10_000),
+    waitingRoom: waitingRoomSettings(env),
 
     soldOutMemoryMs: int(env, 'SOLD_OUT_MEMORY_MS', 1000, 0, 10_000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
@@ -313,4 +319,12 @@ function limitSettings(
       acceptQueues: int(env, 'ACCEPT_QUEUES', 16, 1, 64),
     }),
   };
+}
+
+/** The waiting room's proof-of-work difficulty and joins per address a minute. */
+function waitingRoomSettings(env: Env): Config['waitingRoom'] {
+  return Object.freeze({
+    powMaxNumber: int(env, 'WAITING_ROOM_POW_MAX_NUMBER', 100_000, 10, 100_000_000),
+    joinsPerAddressMinute: int(env, 'WAITING_ROOM_JOINS_PER_ADDRESS_MINUTE', 20, 1, 1_000_000),
+  });
 }

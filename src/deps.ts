@@ -13,6 +13,7 @@ import type { Database } from './db/database.js';
 import type { JobHandlers } from './jobs/jobs.js';
 import { JobRunner } from './jobs/queue.js';
 import { pruneFinishedJobs } from './jobs/dead-jobs.js';
+import { maintainPartitions } from './db/partitions.js';
 import { endUserSessions } from './dashboard/sessions.js';
 import type { Db } from './lib/db-handle.js';
 import { createSessionSigner, type SessionSigner } from './modules/accounts/sessions.js';
@@ -35,6 +36,8 @@ import { startDoorRuntime, type DoorRuntime } from './modules/checkin/door-runti
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import * as waitlist from './modules/waitlist/waitlist.service.js';
 import { type SeatStatuses, StatusMemory } from './modules/seat-holds/status-memory.js';
+import { createWaitingRoom } from './modules/waiting-room/waiting-room.deps.js';
+import type { WaitingRoomDeps } from './modules/waiting-room/waiting-room.service.js';
 import { moduleParts, moduleWork, paymentGateways, type SharedParts } from './module-deps.js';
 
 export interface Deps {
@@ -83,6 +86,8 @@ export interface Deps {
   readonly door: DoorRuntime;
   /** Asks the resolver for EMAIL_DNS_CANARY at start and every 5 minutes; while it is denied the email check keeps to syntax. */
   readonly emailCanary: DnsCanary;
+  /** The waiting room: its queue (in Redis when REDIS_URL is set, else PostgreSQL), challenges and tokens. */
+  readonly waitingRoom: WaitingRoomDeps;
   close(): Promise<void>;
 }
 
@@ -151,6 +156,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     jobs: runner,
     door,
     emailCanary,
+    waitingRoom: createWaitingRoom(config, { db, clock, ids, logger, redis, metrics, rateLimiter }),
     async close() {
       await emailCanary.stop();
       await door.close();
@@ -208,8 +214,17 @@ function moduleRuntime(base: Omit<SharedParts, 'kickJobs'>) {
   const work = moduleWork({ ...shared, ...parts, mailer });
   const jobHandlers: JobHandlers = new Map();
   for (const w of work) for (const register of w.jobs) register(jobHandlers);
-  // Tables that only grow are pruned by the workers, hourly by the injected clock.
+  // Tables that only grow are pruned by the workers, hourly by the injected clock; their monthly
+  // partitions are made ahead and dropped past retention on the first poll and hourly after.
   const maintenance = [
+    {
+      name: 'maintain partitions',
+      everyMs: 3_600_000,
+      run: async (now: Date) => {
+        const r = await maintainPartitions(db, config.partitions, now);
+        if (r.created.length + r.dropped.length + r.kept.length > 0) logger.info(r, 'partitions maintained');
+      },
+    },
     { name: 'prune finished jobs', everyMs: 3_600_000, run: (now: Date) => pruneFinishedJobs(db, now) },
     ...work.flatMap((w) => w.maintenance ?? []),
   ];

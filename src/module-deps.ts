@@ -40,6 +40,7 @@ import * as waitlist from './modules/waitlist/waitlist.service.js';
 import { waitlistWork } from './modules/waitlist/waitlist.work.js';
 import { webhooksWork } from './modules/webhooks/webhooks.work.js';
 import { whatsappWork } from './modules/whatsapp/whatsapp.work.js';
+import { waitingRoomWork } from './modules/waiting-room/waiting-room.work.js';
 
 export interface Gateways {
   /** The live gateway (Razorpay), when RAZORPAY_KEY_ID/SECRET are set. */
@@ -200,5 +201,6 @@ export function moduleWork(parts: WorkParts): ModuleWork[] {
     payoutsWork(p),
     mailWork(p),
     idempotencyWork(p),
+    waitingRoomWork(p),
   ];
 }

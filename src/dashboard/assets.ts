@@ -22,6 +22,10 @@ a{color:var(--brand)}
 .who form{display:inline}
 .who button,.mode button{background:transparent;color:#fff;border:1px solid #9fb3c8;border-radius:4px;padding:.2rem .6rem;font:inherit;cursor:pointer}
 .mode{display:flex;gap:.25rem;align-items:center}
+.org-switch{display:flex;gap:.25rem;align-items:center}
+.org-switch select{font:inherit;max-width:14rem}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+fieldset.events-choice{border:1px solid var(--line,#ccd);border-radius:4px;margin:.5rem 0;padding:.5rem}
 .mode button[aria-pressed=true]{background:#fff;color:#0d2b45}
 .testbar{background:#fff3cd;color:#5c4400;text-align:center;padding:.25rem;font-size:.9rem}
 .testbar a{color:inherit;text-decoration:underline}
@@ -155,6 +159,14 @@ document.addEventListener('click', function (e) {
   if (!b) return;
   var t = document.getElementById(b.getAttribute('data-copy'));
   if (t && navigator.clipboard) navigator.clipboard.writeText(t.textContent.trim()).then(function () { b.textContent = 'Copied'; });
+});
+// A file chosen for a form's text (the bank statement): read here, sent as the textarea's text.
+document.addEventListener('change', function (e) {
+  var f = e.target;
+  var id = f && f.getAttribute && f.getAttribute('data-fill');
+  var t = id && document.getElementById(id);
+  if (!t || !f.files || !f.files[0]) return;
+  f.files[0].text().then(function (s) { t.value = s; });
 });
 // Parts of a page that keep themselves current (check-in progress): the server renders the fragment.
 Array.prototype.forEach.call(document.querySelectorAll('[data-poll]'), function (el) {

@@ -15,6 +15,7 @@ import { exportPages } from './pages/exports.routes.js';
 import { waitlistPages } from './pages/waitlist.routes.js';
 import { seatingPages } from './pages/seating.routes.js';
 import { moneyPages } from './pages/money.routes.js';
+import { statementPages } from './pages/statements.routes.js';
 import { activityPages } from './pages/activity.routes.js';
 import { registrationPages } from './pages/registrations.routes.js';
 import { MAIL_FILE_CSP, MAIL_FRAME_CSP, testInboxPages } from './pages/test-inbox.routes.js';
@@ -22,6 +23,9 @@ import { developerPages, membershipPages, staffPages } from './pages/settings.ro
 import * as sessions from './sessions.js';
 import { errorPage } from './views/account.js';
 import { organisationPages } from './pages/organisation.routes.js';
+import { teamPages } from './pages/team.routes.js';
+import { doorMemberPages } from './pages/door.routes.js';
+import { twoFactorPages } from './pages/two-factor.routes.js';
 
 /** Sign-in attempts per account per minute window, on top of the per-address limit every public route has. */
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
@@ -117,6 +121,8 @@ export const dashboardRoutes =
       if (e.code === 'email_unverified')
         e.message = `${e.message.split(':')[0]}: open the link in the verification mail, or use “Send the mail again” on this page`;
       for (const [h, v] of Object.entries(e.headers)) reply.header(h, v);
+      // An organisation requiring two-factor sends a member without it to set it up.
+      if (e.code === 'two_factor_enrolment_required') return reply.redirect('/dashboard/two-factor', 303);
       if (e.status === 401)
         return reply.redirect(`/dashboard/login?next=${encodeURIComponent(pathOf(req))}`, 303);
       if (e.status >= 500) req.log.error({ err, reqId: req.id }, 'dashboard error');
@@ -144,6 +150,9 @@ export const dashboardRoutes =
     accountPages(app, ctx);
     accountSettingsPages(app, ctx);
     organisationPages(app, ctx);
+    teamPages(app, ctx);
+    doorMemberPages(app, ctx);
+    twoFactorPages(app, ctx);
     eventPages(app, ctx);
     eventSetupPages(app, ctx);
     waitlistPages(app, ctx);
@@ -152,6 +161,7 @@ export const dashboardRoutes =
     exportPages(app, ctx);
     membershipPages(app, ctx);
     moneyPages(app, ctx);
+    statementPages(app, ctx);
     activityPages(app, ctx);
     testInboxPages(app, ctx);
     developerPages(app, ctx);

@@ -1,6 +1,7 @@
 // The frame every dashboard page shares: landmarks, navigation, the mode switch,
 // sign-out, and the message left by the previous action.
 import type { DashboardFlash, Mode } from '../db/database.js';
+import { may, type Membership, type Permission } from '../http/permissions.js';
 import { eventSpan, formatSpan } from '../lib/event-time.js';
 import { CSS_URL, JS_URL } from './assets.js';
 import { html, type Html } from './html.js';
@@ -14,6 +15,8 @@ export type Section =
   | 'money'
   | 'activity'
   | 'test-inbox'
+  | 'team'
+  | 'door'
   | 'account';
 
 export interface Viewer {
@@ -24,23 +27,74 @@ export interface Viewer {
   mode: Mode;
   csrf: string;
   flash: DashboardFlash | null;
+  /** The person's role (and events) in the organisation the session works in; undefined: none. */
+  member?: Membership | undefined;
+  /** The organisations the person belongs to; more than one shows the switch in the header. */
+  organisations?: readonly { id: string; name: string; role: string }[];
+  /** The organisation the session works in. */
+  organisationId?: string;
 }
 
+/** What a screen asks before it shows a link or a button: may the viewer's role use it (here, on this event)? */
+export type Can = (permission: Permission, eventId?: string) => boolean;
+
+/** Whether the viewer's role may do this (on one event, or the whole organisation): screens hide what it may not. */
+export const can = (v: Pick<Viewer, 'member'>, permission: Permission, eventId?: string) =>
+  may(v.member, permission, eventId);
+/** The same question as a function a view takes. */
+export const canOf =
+  (v: Pick<Viewer, 'member'>): Can =>
+  (permission, eventId) =>
+    may(v.member, permission, eventId);
+
 /**
- * The main navigation. Sections still to come (email verification under the account;
- * dead jobs under staff) take their place here.
+ * The main navigation, each section shown only to roles that may open it
+ * (docs/decisions/25-organiser-teams-and-roles.md). Sections still to come take their place here.
  */
-const NAV: { section: Section; label: string; href: string; staffOnly?: boolean }[] = [
-  { section: 'events', label: 'Events', href: '/dashboard/events' },
-  { section: 'seating', label: 'Seating plans', href: '/dashboard/seating-plans' },
-  { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships' },
-  { section: 'money', label: 'Money', href: '/dashboard/money' },
-  { section: 'developers', label: 'Developers', href: '/dashboard/developers' },
-  { section: 'activity', label: 'Activity', href: '/dashboard/activity' },
-  { section: 'test-inbox', label: 'Test inbox', href: '/dashboard/test-inbox' },
+const NAV: {
+  section: Section;
+  label: string;
+  href: string;
+  staffOnly?: boolean;
+  /** What the role needs to see the section; `listing`: the events list, open to limited members too. */
+  needs?: Permission;
+  listing?: boolean;
+}[] = [
+  { section: 'events', label: 'Events', href: '/dashboard/events', needs: 'read', listing: true },
+  { section: 'door', label: 'Door', href: '/dashboard/door', needs: 'door', listing: true },
+  { section: 'seating', label: 'Seating plans', href: '/dashboard/seating-plans', needs: 'read' },
+  { section: 'memberships', label: 'Memberships', href: '/dashboard/memberships', needs: 'read' },
+  { section: 'money', label: 'Money', href: '/dashboard/money', needs: 'money.read' },
+  { section: 'developers', label: 'Developers', href: '/dashboard/developers', needs: 'developers' },
+  { section: 'team', label: 'Team', href: '/dashboard/team', needs: 'members.manage' },
+  { section: 'activity', label: 'Activity', href: '/dashboard/activity', needs: 'read' },
+  { section: 'test-inbox', label: 'Test inbox', href: '/dashboard/test-inbox', needs: 'read' },
   { section: 'account', label: 'Account', href: '/dashboard/account' },
   { section: 'staff', label: 'Staff', href: '/dashboard/staff', staffOnly: true },
 ];
+
+/** A section the viewer may open: a limited member sees the events list (of their events) but nothing account-wide. */
+function shown(v: Viewer, n: (typeof NAV)[number]): boolean {
+  if (n.staffOnly) return v.isStaff;
+  if (n.needs === undefined) return true;
+  if (n.listing && v.member !== undefined && v.member.eventIds !== null)
+    return may({ ...v.member, eventIds: null }, n.needs);
+  return may(v.member, n.needs);
+}
+
+/** The organisation switch, for a person in more than one: POST /dashboard/organisation. */
+function organisationSwitch(v: Viewer): Html {
+  const orgs = v.organisations ?? [];
+  if (orgs.length < 2) return html``;
+  return html`<form class="org-switch" method="post" action="/dashboard/organisation">${csrfField(v.csrf)}
+<label for="org-switch">Organisation</label>
+<select id="org-switch" name="organisationId">${orgs.map(
+    (o) =>
+      html`<option value="${o.id}"${o.id === v.organisationId ? html` selected` : ''}>${o.name} (${o.role.replace(/_/g, ' ')})</option>`,
+  )}</select>
+<button class="secondary">Switch</button>
+</form>`;
+}
 
 export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 
@@ -85,12 +139,13 @@ export function layout(v: Viewer, section: Section, title: string, body: Html): 
 <header class="top">
 <a class="brand" href="/dashboard/events">Ticketing</a>
 <nav aria-label="Main"><ul>
-${NAV.filter((n) => !n.staffOnly || v.isStaff).map(
+${NAV.filter((n) => shown(v, n)).map(
   (n) =>
     html`<li><a href="${n.href}"${n.section === section ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
 )}
 </ul></nav>
 <div class="who">
+${organisationSwitch(v)}
 <form class="mode" method="post" action="/dashboard/mode" aria-label="Mode">${csrfField(v.csrf)}
 <span>Mode:</span>
 <button name="mode" value="test" aria-pressed="${v.mode === 'test'}">Test</button>
@@ -100,7 +155,7 @@ ${NAV.filter((n) => !n.staffOnly || v.isStaff).map(
 <form method="post" action="/dashboard/logout">${csrfField(v.csrf)}<button>Sign out</button></form>
 </div>
 </header>
-${v.mode === 'test' ? html`<p class="testbar">Test mode: nothing is charged and no mail leaves the service; its mails are in the <a href="/dashboard/test-inbox">Test inbox</a>.</p>` : ''}
+${v.mode === 'test' ? html`<p class="testbar">Test mode: nothing is charged and no mail leaves the service; its mails are in the ${may(v.member, 'read') ? html`<a href="/dashboard/test-inbox">Test inbox</a>` : 'Test inbox'}.</p>` : ''}
 <main id="main" tabindex="-1">
 <h1>${title}</h1>
 ${flashBox(v.flash)}

@@ -7,6 +7,7 @@ import type { DashboardDeps } from './dashboard-deps.js';
 import { sessionPrincipal, type AuthRule, type KeyPrincipal, type SessionPrincipal } from '../http/auth.js';
 import * as present from '../modules/events/events.present.js';
 import * as events from '../modules/events/events.service.js';
+import * as members from '../modules/accounts/members.service.js';
 import { Html } from './html.js';
 import { Form, type FormBody } from './form.js';
 import { layout, type Section, type Viewer } from './layout.js';
@@ -61,6 +62,13 @@ export function pageContext(deps: DashboardDeps) {
       email: s.email,
       isStaff: s.isStaff,
       emailVerified: s.emailVerified,
+      member: s.role === undefined ? undefined : { role: s.role, eventIds: s.eventIds ?? null },
+      organisations: (await members.listOrganisationsOf(deps.db, s.personId)).map((o) => ({
+        id: o.organisation_id,
+        name: o.org_name ?? o.name,
+        role: o.role,
+      })),
+      organisationId: s.userId,
       mode,
       csrf: sessions.csrfToken(secret, s.sessionId!),
       // Taken by `show` once the page is known to render: a refused page view (404, 403)

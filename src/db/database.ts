@@ -22,6 +22,8 @@ import type { RegistrationsTables } from '../modules/registrations/registrations
 import type { SandboxTables } from '../modules/sandbox/sandbox.tables.js';
 import type { SeatHoldsTables } from '../modules/seat-holds/seat-holds.tables.js';
 import type { SeatingTables } from '../modules/seating/seating.tables.js';
+import type { StatementsTables } from '../modules/statements/statements.tables.js';
+import type { WaitingRoomTables } from '../modules/waiting-room/waiting-room.tables.js';
 import type { WaitlistTables } from '../modules/waitlist/waitlist.tables.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
 import type { WhatsAppTables } from '../modules/whatsapp/whatsapp.tables.js';
@@ -47,6 +49,8 @@ export type * from '../modules/registrations/registrations.tables.js';
 export type * from '../modules/sandbox/sandbox.tables.js';
 export type * from '../modules/seat-holds/seat-holds.tables.js';
 export type * from '../modules/seating/seating.tables.js';
+export type * from '../modules/statements/statements.tables.js';
+export type * from '../modules/waiting-room/waiting-room.tables.js';
 export type * from '../modules/waitlist/waitlist.tables.js';
 export type * from '../modules/webhooks/webhooks.tables.js';
 export type * from '../modules/whatsapp/whatsapp.tables.js';
@@ -73,6 +77,8 @@ export interface Database
     SandboxTables,
     SeatHoldsTables,
     SeatingTables,
+    StatementsTables,
+    WaitingRoomTables,
     WaitlistTables,
     WebhooksTables,
     WhatsAppTables {}

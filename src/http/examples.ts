@@ -13,6 +13,11 @@ type Json = Record<string, unknown>;
 
 /** Stand-in values shared by the examples; the examples test swaps each for a real one. */
 export const EX = {
+  /** A waiting room's solved challenge (`altcha`) and a place's status token. */
+  queueAltcha: 'eyJjaGFsbGVuZ2UiOnsicGFyYW1ldGVycyI6e319LCJzb2x1dGlvbiI6e319',
+  queueStatusToken: 'wp_8fJ2kQ1xLm0aZ9pYvN3bTw.Xc1Kq9vZt0LmP2aB7yWnQe',
+  queueVerificationId: 'wv_Q2x8LmN0pZ4aY7bT1cV9dW',
+  queueCode: '493027',
   userId: 'usr_V1c3nB8qLm2xT0aZ',
   organiserEmail: 'asha.rao@example.in',
   password: 'correct horse battery staple',
@@ -55,6 +60,9 @@ export const EX = {
   publishingRequestId: 'pubreq_Kx4Lm9Qz2Vt7',
   verifyToken: 'meta-verify-token',
   challenge: '1158201444',
+  totpCode: '492039',
+  twoFactorChallenge:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJlcCI6MCwic3ViIjoidXNyX1YxYzNuQjhxTG0yeFQwYVoiLCJhdWQiOiJ0d28tZmFjdG9yLWNoYWxsZW5nZSJ9.sig',
 } as const;
 
 export interface OperationExamples {

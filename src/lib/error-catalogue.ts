@@ -2,6 +2,8 @@
 // (errors.ts builds its one error type on it).
 
 import { ORGANISATION_ERRORS } from './errors-organisations.js';
+import { STATEMENT_ERRORS } from './errors-statements.js';
+import { WAITING_ROOM_ERRORS } from './errors-waiting-room.js';
 
 export interface CatalogueEntry {
   readonly status: number;
@@ -11,6 +13,8 @@ export interface CatalogueEntry {
 
 export const ERRORS = {
   ...ORGANISATION_ERRORS,
+  ...STATEMENT_ERRORS,
+  ...WAITING_ROOM_ERRORS,
   // 400: the request itself is wrong.
   bad_request: { status: 400, message: 'the request is not valid' },
   offer_mismatch: { status: 400, message: 'a waitlist offer books the choice it was made for, one seat' },
@@ -235,6 +239,10 @@ export const ERRORS = {
   amount_mismatch: { status: 409, message: 'the amount paid is not the amount due' },
   sweep_in_progress: { status: 409, message: 'a reconciliation sweep is running; try again shortly' },
   sold_out: { status: 409, message: 'no seats left for this booking' },
+  per_buyer_limit_reached: {
+    status: 409,
+    message: 'this booking would take the buyer past the tickets this event sells to one buyer',
+  },
   seats_unavailable: { status: 409, message: 'a seat asked for is taken, held or blocked' },
   event_not_seated: { status: 409, message: 'this event has no seating plan' },
   seating_plan_in_use: { status: 409, message: 'this change would take a seat an event sells from the plan' },

@@ -75,6 +75,11 @@ const TAGS = [
     description:
       'The browser side: embed.js, the hosted event page and the JSON calls it makes (no key for live events)',
   },
+  {
+    name: 'waiting room',
+    description:
+      'A fair queue in front of a high-demand sale (docs/decisions/26-a-fair-waiting-room.md): the proof-of-work challenge, joining, and a place’s state with its admission token (no key)',
+  },
   { name: 'operations', description: 'Health and the API description' },
 ];
 

@@ -140,7 +140,12 @@ describe('hosted checkout over HTTP', () => {
     // The script posts nothing itself, and the page posts only to the named origin.
     assert.doesNotMatch(r.text, /postMessage/);
     const pageJs = (await call(server.url, 'GET', '/embed/page.js')).text;
-    assert.deepEqual(pageJs.match(/postMessage\([^)]*\)/g), ['postMessage(msg, cfg.origin)']);
+    // (The waiting room's proof of work is handed to the page's own Web Worker: no window, no origin.)
+    assert.deepEqual(pageJs.match(/postMessage\([^)]*\)/g), [
+      'postMessage(challenge)',
+      'postMessage(msg, cfg.origin)',
+    ]);
+    assert.deepEqual(pageJs.match(/[\w.]*postMessage\(challenge\)/g), ['worker.postMessage(challenge)']);
     assert.doesNotMatch(pageJs, /['"]\*['"]/);
   });
 

@@ -43,6 +43,7 @@ describe('wallet and WhatsApp settings', () => {
     assert.deepEqual(c.whatsapp, {
       apiUrl: 'https://graph.facebook.com/v25.0',
       sender: undefined,
+      codeTemplate: undefined,
       appSecret: undefined,
       verifyToken: undefined,
     });
@@ -110,6 +111,7 @@ describe('wallet and WhatsApp settings', () => {
       WHATSAPP_APP_SECRET: 's',
       WHATSAPP_VERIFY_TOKEN: 'v',
       WHATSAPP_API_URL: 'http://127.0.0.1:9/v25.0/',
+      WHATSAPP_CODE_TEMPLATE: 'queue_code',
     });
     assert.deepEqual(c.whatsapp, {
       apiUrl: 'http://127.0.0.1:9/v25.0',
@@ -119,6 +121,7 @@ describe('wallet and WhatsApp settings', () => {
         template: 'ticket_confirmed',
         language: 'en',
       },
+      codeTemplate: 'queue_code',
       appSecret: 's',
       verifyToken: 'v',
     });
@@ -131,5 +134,8 @@ describe('wallet and WhatsApp settings', () => {
     refuses({ ...sender, WHATSAPP_TEMPLATE: 'Ticket Confirmed' }, 'WHATSAPP_TEMPLATE');
     refuses({ ...sender, WHATSAPP_TEMPLATE_LANGUAGE: 'english' }, 'WHATSAPP_TEMPLATE_LANGUAGE');
     refuses({ WHATSAPP_API_URL: 'ftp://x' }, 'WHATSAPP_API_URL');
+    // The waiting room's code template needs the sender, and a template's name.
+    refuses({ WHATSAPP_CODE_TEMPLATE: 'queue_code' }, 'WHATSAPP_CODE_TEMPLATE');
+    refuses({ ...sender, WHATSAPP_CODE_TEMPLATE: 'Queue Code' }, 'WHATSAPP_CODE_TEMPLATE');
   });
 });

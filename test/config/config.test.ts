@@ -126,6 +126,29 @@ describe('DOOR_ROSTER_CHECK_MS', () => {
   });
 });
 
+describe('monthly partitions (docs/operations/partitions.md)', () => {
+  it('keep the audit log, 2 months of deliveries, 4 of jobs, 24 of door scans, and make 3 months ahead', () => {
+    assert.deepEqual(loadConfig(envWith()).partitions, {
+      monthsAhead: 3,
+      retentionMonths: { audit: null, webhookDeliveries: 2, jobs: 4, doorScans: 24 },
+    });
+    const c = loadConfig(
+      envWith({ AUDIT_RETENTION_MONTHS: '120', JOB_RETENTION_MONTHS: '0', PARTITION_MONTHS_AHEAD: '6' }),
+    );
+    assert.equal(c.partitions.retentionMonths.audit, 120);
+    assert.equal(c.partitions.retentionMonths.jobs, null, '0 keeps every month');
+    assert.equal(c.partitions.monthsAhead, 6);
+  });
+
+  it('refuse an audit retention shorter than 8 years, in one line naming the variable', () => {
+    assert.throws(
+      () => loadConfig(envWith({ AUDIT_RETENTION_MONTHS: '12' })),
+      (err: unknown) => err instanceof ConfigError && /AUDIT_RETENTION_MONTHS.*96/.test(err.message),
+    );
+    assert.throws(() => loadConfig(envWith({ PARTITION_MONTHS_AHEAD: '0' })), ConfigError);
+  });
+});
+
 describe('RECONCILE_EVERY_SECONDS', () => {
   it('defaults to 300; 0 is accepted and means "never sweep on its own"', () => {
     assert.equal(loadConfig(envWith()).reconcile.everySeconds, 300);

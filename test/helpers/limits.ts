@@ -6,6 +6,7 @@ export const RAISED_LIMITS: Readonly<Record<string, string>> = Object.freeze({
   RATE_LIMIT_PER_MINUTE: '1000000',
   SIGNUP_LIMIT_PER_HOUR: '1000000',
   VERIFY_MAIL_LIMIT_PER_HOUR: '1000000',
+  WAITING_ROOM_JOINS_PER_ADDRESS_MINUTE: '1000000',
 });
 
 /** Env for startServer that leaves every raised limit at the service's default (an empty value is unset). */

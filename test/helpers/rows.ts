@@ -60,6 +60,16 @@ export async function jobsWith(
     .execute();
 }
 
+// ---------------------------------------------------------------- mail
+
+/** A mail test mode kept (for the Test inbox) under this id, or undefined. */
+export async function keptMail(
+  server: Pick<TestServer, 'deps'>,
+  id: string,
+): Promise<Row<'sandbox_emails'> | undefined> {
+  return dbOf(server).selectFrom('sandbox_emails').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 // ---------------------------------------------------------------- bookings and money
 
 /** A booking's row. */
@@ -519,4 +529,32 @@ export async function addGatewayOrder(
 /** Every job in the queue, whatever its topic and state. */
 export async function everyJob(server: Pick<TestServer, 'deps'>): Promise<Row<'jobs'>[]> {
   return dbOf(server).selectFrom('jobs').selectAll().execute();
+}
+
+/** An event's door passes, oldest first. */
+export async function doorPassesOf(
+  server: Pick<TestServer, 'deps'>,
+  eventId: string,
+): Promise<Row<'door_passes'>[]> {
+  return dbOf(server)
+    .selectFrom('door_passes')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** An account's audit entries of one action, oldest first. */
+export async function auditEntriesOf(
+  server: Pick<TestServer, 'deps'>,
+  accountId: string,
+  action: string,
+): Promise<Row<'audit_log'>[]> {
+  return dbOf(server)
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('action', '=', action)
+    .orderBy('seq')
+    .execute();
 }

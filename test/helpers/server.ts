@@ -38,6 +38,10 @@ export interface StartOptions {
    * On PostgreSQL, run on a database of this server's own. Test files share one
    * database, and any server's worker may run any queued job; a test that needs its
    * jobs run by a server with its own settings (SMTP, private webhook URLs) isolates.
+   * So does every test that joins a waiting room: each test server has a clock of its own,
+   * and one moved on by days would find another's one-time codes expired (its worker drops
+   * their mail, and its next join prunes their verifications), which instances of one
+   * service, sharing a clock, never do.
    */
   isolatedDatabase?: boolean;
   /**
@@ -67,11 +71,17 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     ...RAISED_LIMITS,
     EMAIL_DNS_CHECK: 'false',
     WORKERS: 'false',
+    // The waiting room's proof of work, cheap for the tests' many joins (its default is 100000).
+    WAITING_ROOM_POW_MAX_NUMBER: '50',
   };
   if (storage === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
     env.DATABASE_URL = url;
+    // Test files share this one database as instances of one service do, and so share its
+    // SECRETS_KEY as those instances must: a job one server enqueued (a waiting room's sealed
+    // code, say) may be run by another's workers.
+    env.SECRETS_KEY = 'test-servers-on-one-database-share-this-key-0123';
   }
   return { ...env, ...extra };
 }

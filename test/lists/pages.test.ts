@@ -149,6 +149,7 @@ describe('pages and pruning', () => {
     const ran = await server.deps.jobs.maintainIfDue();
     assert.deepEqual(ran.sort(), [
       'lapse waitlist offers',
+      'maintain partitions',
       'offline payment deadlines',
       'prune finished jobs',
       'prune idempotency keys',
@@ -173,6 +174,6 @@ describe('pages and pruning', () => {
       'the offers and the offline payment deadlines every minute',
     );
     server.clock.advance(3_600_000);
-    assert.equal((await server.deps.jobs.maintainIfDue()).length, 7);
+    assert.equal((await server.deps.jobs.maintainIfDue()).length, 8);
   });
 });

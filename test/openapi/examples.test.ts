@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { generate } from 'otplib';
 import addFormats from 'ajv-formats';
 import { EX } from '../../src/http/examples.js';
 import { attendeeToken } from '../../src/lib/attendee-token.js';
@@ -31,6 +32,7 @@ import {
   type Account,
   type KeyInfo,
 } from '../helpers/http.js';
+import { challengeOf, mailedCode, solved } from '../helpers/queue.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
 import { makeWalletKeys, type WalletKeys } from '../helpers/wallet-keys.js';
 
@@ -213,6 +215,19 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   // ---- what each operation needs ------------------------------------------------------
 
   let freeEventId = '';
+  /** An event whose waiting room is on (the queue's operations). */
+  let roomEventSlug = '';
+  const roomSlug = async () => {
+    if (!roomEventSlug) {
+      const id = await createEvent(keyed, {
+        title: 'Stadium drop',
+        startDate: '2027-02-01',
+        onSale: { waitingRoom: { enabled: true } },
+      });
+      roomEventSlug = (await api('GET', `/api/v1/events/${id}`)).data.slug;
+    }
+    return roomEventSlug;
+  };
   let soldOutEventId = '';
   let broadcastEventId = '';
   const freeRegistration = async (status: 'confirmed' | 'pending' = 'confirmed') =>
@@ -276,6 +291,17 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
   const session = () => ({ token: org.token });
   /** The invited member's own session (signed up with the invited address). */
   let memberToken = '';
+  let twoFactorPerson: Account;
+  let totpSecret = '';
+  const twoFactorAuth = () => ({ auth: { token: twoFactorPerson.token } });
+  /** The code of the next 30-second step, by the server's clock. */
+  const nextTotpCode = async () => {
+    server.clock.advance(30_000);
+    set(
+      'totpCode',
+      await generate({ secret: totpSecret, epoch: Math.floor(server.clock.now().getTime() / 1000) }),
+    );
+  };
 
   const STEPS: Record<string, Step> = {
     getLiveness: {},
@@ -351,6 +377,49 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
         return { auth: session() };
       },
     },
+    // Two-factor: a person of their own enrols, signs in with a code and turns it off; each code
+    // is of a step later than the last one taken (the server's clock moves on 30 seconds).
+    getTwoFactor: {
+      prepare: async () => {
+        twoFactorPerson = await signup(server.url);
+        return twoFactorAuth();
+      },
+    },
+    startTwoFactorEnrolment: {
+      prepare: async () => twoFactorAuth(),
+      read: (b) => void (totpSecret = b.secret),
+    },
+    confirmTwoFactorEnrolment: { prepare: async () => (await nextTotpCode(), twoFactorAuth()) },
+    regenerateRecoveryCodes: { prepare: async () => (await nextTotpCode(), twoFactorAuth()) },
+    setTwoFactorRequirement: { prepare: async () => twoFactorAuth() },
+    logInTwoFactor: {
+      prepare: async () => {
+        const l = await call(server.url, 'POST', '/auth/login', {
+          body: { email: twoFactorPerson.email, password: 'correct horse battery' },
+        });
+        set('twoFactorChallenge', l.body.challenge);
+        await nextTotpCode();
+      },
+    },
+    disableTwoFactor: { prepare: async () => (await nextTotpCode(), twoFactorAuth()) },
+    // The person enrols again and loses phone and codes: staff turn it off for them.
+    resetTwoFactor: {
+      prepare: async () => {
+        const as = { token: twoFactorPerson.token };
+        const start = await call(server.url, 'POST', '/dashboard/api/two-factor/enrol', as);
+        server.clock.advance(30_000);
+        const code = await generate({
+          secret: start.body.secret,
+          epoch: Math.floor(server.clock.now().getTime() / 1000),
+        });
+        const done = await call(server.url, 'POST', '/dashboard/api/two-factor/confirm', {
+          ...as,
+          body: { code },
+        });
+        assert.equal(done.status, 200, done.text);
+        return { auth: staffAuth(), ids: { userId: twoFactorPerson.userId } };
+      },
+    },
     createEvent: {
       read: async (b) => {
         set('eventId', b.data.id);
@@ -424,6 +493,8 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
         return { ids: { eventId, registrationId } };
       },
     },
+    // Its example's reference names no booking here: the line is listed (unknown_reference), a 200.
+    uploadBankStatement: {},
     refundRegistration: {},
     getCreditNote: {},
     getGstr1Summary: {},
@@ -566,6 +637,7 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     sandboxListEmails: {},
     getEmbedScript: {},
     getHostedPageScript: {},
+    getPowWorkerScript: {},
     getHostedPageStyle: {},
     openHostedPage: {},
     hostedSeatStatuses: { prepare: async () => ({ ids: { slug: await seatedPageSlug() } }) },
@@ -595,6 +667,24 @@ describe('every documented example, sent to a real server', { timeout: 600_000 }
     hostedGetTicket: {},
     hostedGetTicketCalendar: {},
     openHostedPaymentPage: {},
+    getQueueChallenge: { prepare: async () => ({ ids: { slug: await roomSlug() } }) },
+    joinQueue: {
+      prepare: async () => {
+        const slug = await roomSlug();
+        return { ids: { slug, queueAltcha: await solved(await challengeOf(server.url, slug)) } };
+      },
+      read: (b) => void set('queueVerificationId', b.verificationId),
+    },
+    verifyQueue: {
+      prepare: async () => ({
+        ids: {
+          slug: await roomSlug(),
+          queueCode: await mailedCode(server.url, real.get('queueVerificationId')!),
+        },
+      }),
+      read: (b) => void set('queueStatusToken', b.statusToken),
+    },
+    getQueueStatus: { prepare: async () => ({ ids: { slug: await roomSlug() } }) },
     hostedJoinWaitlist: {
       prepare: async () => ({
         ids: { slug: (await api('GET', `/api/v1/events/${soldOutEventId}`)).data.slug },

@@ -31,7 +31,8 @@ describe('live payments through Razorpay', () => {
       isolatedDatabase: true,
       env: {
         ...gatewayEnv(rzp, creds, WEBHOOK_SECRET),
-        RAZORPAY_TIMEOUT_MS: '300',
+        // Well above a loaded machine's slowest answer (a timed-out call here is one the emulator holds back).
+        RAZORPAY_TIMEOUT_MS: '2000',
         STAFF_EMAILS: staffEmail,
       },
     });
@@ -123,7 +124,7 @@ describe('live payments through Razorpay', () => {
   it('answers 502 when Razorpay times out or fails, and changes nothing', async () => {
     const eventId = await liveEvent();
     const before = (await api('GET', `/api/v1/events/${eventId}/registrations`)).body.count;
-    rzp.fail(/POST \/v1\/orders/, { delayMs: 1000 });
+    rzp.fail(/POST \/v1\/orders/, { delayMs: 600_000 });
     const slow = await api('POST', `/api/v1/events/${eventId}/register`, {
       name: 'B',
       email: uniqueEmail('b'),
@@ -143,7 +144,7 @@ describe('live payments through Razorpay', () => {
 
     const s = await step1(eventId);
     const payment = rzp.pay(s.orderId);
-    rzp.fail(/GET \/v1\/payments/, { delayMs: 1000 });
+    rzp.fail(/GET \/v1\/payments/, { delayMs: 600_000 });
     assert.equal((await step2(eventId, s, String(payment.id))).status, 502);
     assert.equal((await registration(eventId, s.registrationId)).status, 'pending');
     assert.equal((await step2(eventId, s, String(payment.id))).status, 200, 'the retry succeeds');

@@ -12,7 +12,16 @@ import { after, describe, it } from 'node:test';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/check-reliability.mjs', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const MONEY = ['payments', 'registrations', 'ledger', 'payouts', 'memberships', 'reconciliation', 'gst'];
+const MONEY = [
+  'payments',
+  'registrations',
+  'ledger',
+  'payouts',
+  'memberships',
+  'reconciliation',
+  'gst',
+  'statements',
+];
 // The row test/reliability/reliability.ts writes in RELIABILITY.md's header.
 const COMMIT_ROW = /^\| commit \| `[0-9a-f]{7,40}`.*\|$/m;
 

@@ -11,7 +11,8 @@ import { html as markup } from '../html.js';
 import { gstSettingsCard } from '../views/gst.js';
 import { gstDocumentsDownload } from '../views/exports.js';
 import { accountPage, forgotPage, loginPage, resetPage } from '../views/account.js';
-import { backTo, PAGE, PUBLIC_PAGE, sentence, type PageContext } from '../page-context.js';
+import { backTo, PAGE, PUBLIC_PAGE, sentence, type PageContext, type PageViewer } from '../page-context.js';
+import { can } from '../layout.js';
 
 /** The reset link's examples in the OpenAPI document. */
 const RESET_LINK_EXAMPLES: OperationExamples = {
@@ -106,6 +107,17 @@ export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): vo
     );
   });
 
+  /** The organisation's GST settings and documents, as far as the role reaches: the form to those who may change them. */
+  const gstBlock = async (v: PageViewer) => {
+    if (!can(v, 'money.read')) return markup``;
+    const settings = await gst.getSettings(deps.db, v.org);
+    return markup`${
+      can(v, 'gst.manage')
+        ? gstSettingsCard(v.csrf, v.mode, settings)
+        : markup`<section class="card" aria-labelledby="gst-h"><h2 id="gst-h">GST (${v.mode} mode)</h2><p>GSTIN: <span class="mono">${settings.gstin ?? 'none'}</span>. The owner, admins and finance change these settings.</p></section>`
+    }${can(v, 'exports') ? gstDocumentsDownload(v.mode) : ''}`;
+  };
+
   app.get('/dashboard/account', PAGE, async (req, reply) =>
     show(
       req,
@@ -113,7 +125,7 @@ export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): vo
       'account',
       'Account',
       async (v) =>
-        markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}`,
+        markup`${accountPage(v.csrf, { email: v.email, verified: v.emailVerified })}${await gstBlock(v)}`,
     ),
   );
 
@@ -124,8 +136,7 @@ export function accountSettingsPages(app: FastifyInstance, ctx: PageContext): vo
       reply,
       'account',
       'GST settings',
-      async (v) =>
-        markup`${gstSettingsCard(v.csrf, v.mode, await gst.getSettings(deps.db, v.org))}${gstDocumentsDownload(v.mode)}<p><a href="/dashboard/account">← Account</a></p>`,
+      async (v) => markup`${await gstBlock(v)}<p><a href="/dashboard/account">← Account</a></p>`,
     ),
   );
 

@@ -5,6 +5,8 @@ import { sessionPrincipal } from '../../http/auth.js';
 import { AppError, badRequest, forbidden } from '../../lib/errors.js';
 import * as accounts from '../../modules/accounts/accounts.service.js';
 import { deviceSetCookie, readDeviceCookie } from '../../modules/accounts/devices.js';
+import { login } from '../../modules/accounts/sign-in.js';
+import { askForCode } from './two-factor.routes.js';
 import { ASSETS } from '../assets.js';
 import * as sessions from '../sessions.js';
 import { loginPage, signupPage, verifyPage } from '../views/account.js';
@@ -47,9 +49,9 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
     const next = safeNext(f.text('next', 'next', 500));
     const csrf = preSession(req, reply);
     // The same sign-in as POST /auth/login, with its limits and the same device cookie.
-    let signedIn: Awaited<ReturnType<typeof accounts.login>>;
+    let signedIn: Awaited<ReturnType<typeof login>>;
     try {
-      signedIn = await accounts.login(
+      signedIn = await login(
         deps,
         { email, password },
         addressKey(req.ip),
@@ -88,6 +90,7 @@ export function accountPages(app: FastifyInstance, ctx: PageContext): void {
         );
       throw err;
     }
+    if ('twoFactorRequired' in signedIn) return askForCode(reply, csrf, signedIn.challenge, next);
     return signIn(reply, signedIn.userId, next, [deviceSetCookie(signedIn.device)]);
   });
 

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardFlash } from '../../db/database.js';
 import { sessionPrincipal } from '../../http/auth.js';
+import { may } from '../../http/permissions.js';
 import { badRequest } from '../../lib/errors.js';
 import { previewToken } from '../../lib/preview-token.js';
 import * as accounts from '../../modules/accounts/accounts.service.js';
@@ -18,6 +19,7 @@ import { Form } from '../form.js';
 import * as eventViews from '../views/events.js';
 import { doorFragment, overview } from '../views/event-overview.js';
 import { setup } from '../views/event-setup.js';
+import { can } from '../layout.js';
 import { backTo, PAGE, type IdParams, type PageContext } from '../page-context.js';
 
 export function eventPages(app: FastifyInstance, ctx: PageContext): void {
@@ -25,8 +27,12 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   // ------------------------------------------------------------ events
 
-  app.get('/dashboard/events', PAGE, async (req, reply) =>
-    show(req, reply, 'events', 'Events', async (v) =>
+  app.get('/dashboard/events', PAGE, async (req, reply) => {
+    // Every member lands here; a door member, who reads no event, is sent on to the door.
+    const s = sessionPrincipal(req);
+    const member = s.role === undefined ? undefined : { role: s.role, eventIds: null };
+    if (!may(member, 'read') && may(member, 'door')) return reply.redirect('/dashboard/door', 303);
+    return show(req, reply, 'events', 'Events', async (v) =>
       eventViews.eventsList(
         await Promise.all(
           // A member limited to listed events sees those only (docs/decisions/25-organiser-teams-and-roles.md).
@@ -34,9 +40,10 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
             .filter((e) => !v.s.eventIds || v.s.eventIds.includes(e.id))
             .map(presentEvent),
         ),
+        can(v, 'events.manage'),
       ),
-    ),
-  );
+    );
+  });
 
   app.get('/dashboard/events/new', PAGE, async (req, reply) =>
     show(req, reply, 'events', 'Create an event', (v) =>
@@ -87,6 +94,11 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
           Promise.all(row.tracks.map((_, i) => events.availability(deps.eventDeps, row, String(i)))),
         ]);
         const page = overview(v.csrf, {
+          may: {
+            manage: can(v, 'events.manage', row.id),
+            door: can(v, 'door', row.id),
+            testInbox: can(v, 'read'),
+          },
           event,
           availability,
           analytics,
@@ -175,6 +187,7 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
             name: p.name,
             seats: p.seat_count,
           })),
+          can(v, 'seating.manage'),
         ),
       };
     }),

@@ -9,7 +9,7 @@ import * as payouts from '../../modules/payouts/payouts.service.js';
 import * as registrations from '../../modules/registrations/registrations.service.js';
 import { UPI_ID_MAX } from '../../lib/upi.js';
 import { paiseToRupees } from '../../lib/money.js';
-import { rupees, when } from '../layout.js';
+import { canOf, rupees, when } from '../layout.js';
 import * as sessions from '../sessions.js';
 import { ledgerPage, moneyPage } from '../views/money.js';
 import { PAGE, PAGE_SIZE, sentence, type PageContext } from '../page-context.js';
@@ -28,17 +28,21 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
         payouts.listPayouts(deps.payoutDeps, v.s.userId, v.mode, PAGE_SIZE, req.query.after),
         accounts.findUser(deps.db, v.s.userId).then((u) => u !== undefined && accounts.isEmailVerified(u)),
       ]);
-      return moneyPage(v.csrf, {
-        mode: v.mode,
-        available: paiseToRupees(bal.availablePaise),
-        pending: paiseToRupees(bal.pendingPaise),
-        clearingDays: deps.payoutDeps.clearingDays,
-        minimumRupees: payouts.MIN_PAYOUT_PAISE / 100,
-        payouts: list.items,
-        pages: { next: list.nextCursor, first: req.query.after === undefined },
-        emailVerified,
-        payoutsConfigured: deps.payoutDeps.razorpayx !== undefined,
-      });
+      return moneyPage(
+        v.csrf,
+        {
+          mode: v.mode,
+          available: paiseToRupees(bal.availablePaise),
+          pending: paiseToRupees(bal.pendingPaise),
+          clearingDays: deps.payoutDeps.clearingDays,
+          minimumRupees: payouts.MIN_PAYOUT_PAISE / 100,
+          payouts: list.items,
+          pages: { next: list.nextCursor, first: req.query.after === undefined },
+          emailVerified,
+          payoutsConfigured: deps.payoutDeps.razorpayx !== undefined,
+        },
+        canOf(v),
+      );
     }),
   );
 
@@ -46,10 +50,13 @@ export function moneyPages(app: FastifyInstance, ctx: PageContext): void {
     show(req, reply, 'money', 'Money: ledger', async (v) => {
       const page = await ledger.listEntries(deps.payoutDeps, v.s.userId, v.mode, PAGE_SIZE, req.query.after);
       const now = await ledger.ledgerNow(deps.payoutDeps, v.s.userId, v.mode);
-      return ledgerPage(v.mode, page.items, now, {
-        next: page.nextCursor,
-        first: req.query.after === undefined,
-      });
+      return ledgerPage(
+        v.mode,
+        page.items,
+        now,
+        { next: page.nextCursor, first: req.query.after === undefined },
+        canOf(v),
+      );
     }),
   );
 

@@ -13,6 +13,7 @@ import { presentRegistration } from '../../modules/registrations/registrations.p
 import * as registrations from '../../modules/registrations/registrations.service.js';
 import { Form } from '../form.js';
 import * as registrationViews from '../views/registrations.js';
+import { canOf } from '../layout.js';
 import { PAGE, PAGE_SIZE, type IdParams, type PageContext, type RegParams } from '../page-context.js';
 
 export function registrationPages(app: FastifyInstance, ctx: PageContext): void {
@@ -81,6 +82,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
           next: rows.length > PAGE_SIZE && last ? encodeCursor(last.created_at, last.id) : null,
           first: after === undefined,
         },
+        canOf(v),
       );
       return { title: `${event.title}: registrations`, body: page };
     }),
@@ -100,10 +102,7 @@ export function registrationPages(app: FastifyInstance, ctx: PageContext): void 
       const shown = presentRegistration(reg, attendees, [], seats.get(reg.id));
       return {
         title: `${event.title}: registration`,
-        body: registrationViews.registrationDetail(v.csrf, event, shown, {
-          history,
-          documents,
-        }),
+        body: registrationViews.registrationDetail(v.csrf, event, shown, { history, documents }, canOf(v)),
       };
     }),
   );

@@ -3,6 +3,7 @@
 // marked accessible by name. Every change goes through the seating module's own functions, as
 // the API's does; a plan is the account's in both modes.
 import type { FastifyInstance } from 'fastify';
+import { can } from '../layout.js';
 import { badRequest } from '../../lib/errors.js';
 import type { SeatAction } from '../../modules/seating/seat-edits.js';
 import {
@@ -60,7 +61,7 @@ export function seatingPages(app: FastifyInstance, ctx: PageContext): void {
   app.get('/dashboard/seating-plans', PAGE, async (req, reply) =>
     show(req, reply, 'seating', 'Seating plans', async (v) => {
       const page = await listPlans(deps.db, v.s.userId, { limit: 200 });
-      return plansPage(v.csrf, page.items);
+      return plansPage(v.csrf, page.items, can(v, 'seating.manage'));
     }),
   );
 
@@ -74,7 +75,7 @@ export function seatingPages(app: FastifyInstance, ctx: PageContext): void {
   app.get<IdParams>('/dashboard/seating-plans/:id', PAGE, async (req, reply) =>
     show(req, reply, 'seating', 'Seating plan', async (v) => {
       const plan = await getPlan(deps.db, v.s.userId, req.params.id);
-      return { title: plan.name, body: planPage(v.csrf, plan) };
+      return { title: plan.name, body: planPage(v.csrf, plan, can(v, 'seating.manage')) };
     }),
   );
 

@@ -13,6 +13,7 @@ import * as memberships from '../../modules/memberships/memberships.service.js';
 import * as plans from '../../modules/memberships/plans.service.js';
 import { nowFor } from '../../modules/accounts/account-clock.js';
 import * as webhooks from '../../modules/webhooks/webhooks.service.js';
+import { canOf } from '../layout.js';
 import { developersPage, membershipsPage, staffPage } from '../views/settings.js';
 import { PAGE, STAFF_PAGE, type PageContext } from '../page-context.js';
 
@@ -41,6 +42,7 @@ export function membershipPages(app: FastifyInstance, ctx: PageContext): void {
           planList,
           rows.map((r) => memberships.presentMembership(r, r.plan_kind, now)),
           filter,
+          canOf(v),
         );
       }),
   );

@@ -1,6 +1,7 @@
 // The dashboard's waitlist screen: settings (waitlist and the attendee page's policy) and
 // the queue, with removal.
 import type { FastifyInstance } from 'fastify';
+import { can } from '../layout.js';
 import { badRequest } from '../../lib/errors.js';
 import * as events from '../../modules/events/events.service.js';
 import * as waitlist from '../../modules/waitlist/waitlist.service.js';
@@ -17,7 +18,14 @@ export function waitlistPages(app: FastifyInstance, ctx: PageContext): void {
       const page = await waitlist.listEntries(deps.db, v.org, row.id, { limit: 1000, open: false });
       return {
         title: event.title,
-        body: waitlistScreen(v.csrf, event, event.waitlist, event.selfService, page.items),
+        body: waitlistScreen(
+          v.csrf,
+          event,
+          event.waitlist,
+          event.selfService,
+          page.items,
+          can(v, 'events.manage', event.id),
+        ),
       };
     }),
   );

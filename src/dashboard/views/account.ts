@@ -102,6 +102,9 @@ export function accountPage(csrf: string, v: { email: string; verified: boolean 
 <label for="c-new">New password <span class="hint">10 characters or more</span></label><input id="c-new" name="newPassword" type="password" autocomplete="new-password" required minlength="10" maxlength="1024">
 <p><button>Change password</button></p>
 </form></section>
+<section class="card" aria-labelledby="tf-link-h"><h2 id="tf-link-h">Two-factor sign-in</h2>
+<p>Ask for a code from an authenticator app after your password. <a href="/dashboard/two-factor">Two-factor sign-in settings</a></p>
+</section>
 <section class="card" aria-labelledby="out-h"><h2 id="out-h">Sign out everywhere</h2>
 <p>Ends every session of the account, this one included: every browser and every API session token. API keys keep working; revoke them on the Developers page.</p>
 <form method="post" action="/dashboard/logout-everywhere" data-confirm="Sign out of every session of this account, this one included?">${csrfField(csrf)}<button class="secondary">Sign out everywhere</button></form>

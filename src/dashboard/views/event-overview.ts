@@ -7,7 +7,7 @@ import { eventTabs, type OverviewData, trackNumber, trackTimes } from './events.
 
 export function overview(csrf: string, d: OverviewData): Html {
   const base = `/dashboard/events/${encodeURIComponent(d.event.id)}`;
-  return html`${eventTabs(d.event, 'overview')}
+  return html`${eventTabs(d.event, 'overview', d.may.manage)}
 ${facts(csrf, d, base)}
 
 ${numbers(d)}
@@ -20,7 +20,7 @@ ${charts(d)}
 
 ${embed(d)}
 
-${deleteSection(csrf, base)}`;
+${d.may.manage ? deleteSection(csrf, base) : ''}`;
 }
 
 const paid = (e: OverviewData['event']) =>
@@ -43,15 +43,17 @@ export function facts(csrf: string, d: OverviewData, base: string): Html {
 <dt>Ticket emails</dt><dd>${e.ticketEmailsEnabled ? 'sent by the service' : 'off (switched by staff)'}</dd>
 </dl>
 ${
-  e.status === 'draft'
-    ? test || d.canPublish
-      ? html`${test ? html`<p class="muted">A test event publishes at once: it is never public, and nothing is charged.</p>` : ''}${
-          !test && !d.livePayments && paid(e)
-            ? html`<p role="note">This event costs money, and the service does not take live payments yet: it can be published once it does (a free event can be published now).</p>`
-            : ''
-        }<form method="post" action="${base}/publish">${csrfField(csrf)}<input type="hidden" name="status" value="published"><button>Publish</button></form>`
-      : requestAccessBox(csrf, d.latestRequest)
-    : html`<form method="post" action="${base}/publish" data-confirm="Take this event off sale?">${csrfField(csrf)}<input type="hidden" name="status" value="draft"><button class="secondary">Unpublish</button></form>`
+  !d.may.manage
+    ? ''
+    : e.status === 'draft'
+      ? test || d.canPublish
+        ? html`${test ? html`<p class="muted">A test event publishes at once: it is never public, and nothing is charged.</p>` : ''}${
+            !test && !d.livePayments && paid(e)
+              ? html`<p role="note">This event costs money, and the service does not take live payments yet: it can be published once it does (a free event can be published now).</p>`
+              : ''
+          }<form method="post" action="${base}/publish">${csrfField(csrf)}<input type="hidden" name="status" value="published"><button>Publish</button></form>`
+        : requestAccessBox(csrf, d.latestRequest)
+      : html`<form method="post" action="${base}/publish" data-confirm="Take this event off sale?">${csrfField(csrf)}<input type="hidden" name="status" value="draft"><button class="secondary">Unpublish</button></form>`
 }
 </section>`;
 }
@@ -70,7 +72,13 @@ export function numbers(d: OverviewData): Html {
 export function doorSection(csrf: string, d: OverviewData, base: string): Html {
   return html`<section class="card" aria-labelledby="door-h"><h2 id="door-h">Check-in</h2>
 <div data-poll="${base}/door" data-poll-seconds="15" aria-live="polite">${doorFragment(d.door)}</div>
-<h3 id="passes-h">Door screen</h3>
+${d.may.door ? html`<form method="post" action="${base}/door/open">${csrfField(csrf)}<button class="secondary">Open the door screen here</button> <span class="hint">as yourself, for 12 hours, without a door link</span></form>` : ''}
+${d.may.manage ? doorLinks(csrf, d, base) : ''}
+</section>`;
+}
+
+function doorLinks(csrf: string, d: OverviewData, base: string): Html {
+  return html`<h3 id="passes-h">Door screen</h3>
 <p class="muted">A door link opens the phone door screen for this event to whoever holds it, without an account: scan, search, admit and undo, also offline. It shows names, ticket types and check-in state, never email, phone or money. The link is shown once.</p>
 <form method="post" action="${base}/door-passes" class="row">${csrfField(csrf)}
 <div><label for="f-pass-label">Label <span class="hint">who or where it is for, e.g. Gate A</span></label><input id="f-pass-label" name="label" maxlength="80" required></div>
@@ -91,8 +99,7 @@ ${
 <td>${p.revokedAt ? '' : html`<form method="post" action="${base}/door-passes/${encodeURIComponent(p.id)}/revoke" data-confirm="Revoke this door link? Whoever holds it is shut out at once.">${csrfField(csrf)}<button class="danger" aria-label="Revoke door link ${p.label}">Revoke</button></form>`}</td></tr>`,
       )}</tbody></table></div>`
     : ''
-}
-</section>`;
+}`;
 }
 
 export function availability(d: OverviewData): Html {
@@ -137,7 +144,7 @@ export function embed(d: OverviewData): Html {
 ${
   test
     ? html`<p>Paste this where the booking form should appear. A test event is shown only with a <strong>test checkout key</strong> pinned to your page’s origin:
-replace <code>pk_test_…</code> with one (<a href="/dashboard/developers">Developers</a>: mode test, kind checkout, allowed origin your site). Payments then go to the sandbox; nothing is charged.</p>`
+replace <code>pk_test_…</code> with one (Developers: mode test, kind checkout, allowed origin your site). Payments then go to the sandbox; nothing is charged.</p>`
     : html`<p>Paste this where the booking form should appear.${e.status === 'published' ? '' : html` <span class="muted">It shows the event once the event is published.</span>`}</p>`
 }
 <pre class="snippet" id="embed-snippet">${snippet}</pre>
@@ -150,7 +157,7 @@ ${
     : d.previewUrl !== null
       ? html`<p class="muted" id="preview-about">${
           test
-            ? html`The booking page as buyers will see it, through a preview link that works for 24 hours without a key or a website of your own. Bookings made in it are test bookings: nothing is charged, and their mails appear in the <a href="/dashboard/test-inbox">Test inbox</a>.`
+            ? html`The booking page as buyers will see it, through a preview link that works for 24 hours without a key or a website of your own. Bookings made in it are test bookings: nothing is charged, and their mails appear in the ${d.may.testInbox ? html`<a href="/dashboard/test-inbox">Test inbox</a>` : 'Test inbox'}.`
             : 'The booking page as buyers will see it once the event is published, through a preview link that works for 24 hours. It takes no bookings until the event is published.'
         }</p>
 <p><a class="button" id="open-preview" href="${d.previewUrl}" aria-describedby="preview-about">Open the preview</a></p>

@@ -20,7 +20,13 @@ function planOf(e: EventView): string | null | undefined {
   return ids.size === 1 ? [...ids][0]! : undefined;
 }
 
-export function seatingSection(csrf: string, e: EventView, base: string, plans: PlanChoice[]): Html {
+export function seatingSection(
+  csrf: string,
+  e: EventView,
+  base: string,
+  plans: PlanChoice[],
+  plansScreen = true,
+): Html {
   const current = planOf(e);
   const name = plans.find((p) => p.id === current)?.name;
   const what = e.tracks.length > 0 ? 'every track' : 'the event';
@@ -34,7 +40,7 @@ export function seatingSection(csrf: string, e: EventView, base: string, plans: 
 <p id="seating-now">${now}</p>
 ${
   plans.length === 0
-    ? html`<p class="muted">No seating plans yet: <a href="/dashboard/seating-plans">make one</a> to sell seats.</p>`
+    ? html`<p class="muted">No seating plans yet: ${plansScreen ? html`<a href="/dashboard/seating-plans">make one</a>` : 'an owner or admin makes one under Seating plans'} to sell seats.</p>`
     : html`<form method="post" action="${base}/seating" class="card">${csrfField(csrf)}
 <label for="seating-plan">Sell ${what}’s seats from</label>
 <select id="seating-plan" name="seatingPlanId" aria-describedby="seating-hint">

@@ -21,6 +21,8 @@ export function setup(
   promos: PromoView[],
   prices: PriceRow[],
   plans: PlanChoice[],
+  /** Whether the role reaches the seating plans screen (a member limited to events does not). */
+  plansScreen = true,
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   return html`${eventTabs(e, 'setup')}
@@ -31,7 +33,7 @@ ${tracksSection(csrf, e, base)}
 
 ${tiersSection(csrf, e, base)}
 
-${seatingSection(csrf, e, base, plans)}
+${seatingSection(csrf, e, base, plans, plansScreen)}
 
 ${priceTableView(e, prices)}
 

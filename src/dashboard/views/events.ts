@@ -23,28 +23,45 @@ export function localInput(value: string | null): string {
   return Number.isNaN(t.getTime()) ? '' : new Date(t.getTime() + IST_OFFSET_MS).toISOString().slice(0, 16);
 }
 
+/**
+ * The event's sections; Setup and Broadcast are pages of forms, so only a role that may change
+ * the event sees them (`manage`, the default for views that do not know the role).
+ */
 export function eventTabs(
   e: EventView,
   current: 'overview' | 'setup' | 'registrations' | 'broadcast' | 'waitlist',
+  manage = true,
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
+  const all = [
+    { label: 'Overview', href: base, current: current === 'overview', show: true },
+    { label: 'Setup', href: `${base}/setup`, current: current === 'setup', show: manage },
+    {
+      label: 'Registrations',
+      href: `${base}/registrations`,
+      current: current === 'registrations',
+      show: true,
+    },
+    { label: 'Broadcast', href: `${base}/broadcast`, current: current === 'broadcast', show: manage },
+    {
+      label: 'Waitlist & ticket page',
+      href: `${base}/waitlist`,
+      current: current === 'waitlist',
+      show: true,
+    },
+  ];
   return tabs(
-    [
-      { label: 'Overview', href: base, current: current === 'overview' },
-      { label: 'Setup', href: `${base}/setup`, current: current === 'setup' },
-      { label: 'Registrations', href: `${base}/registrations`, current: current === 'registrations' },
-      { label: 'Broadcast', href: `${base}/broadcast`, current: current === 'broadcast' },
-      { label: 'Waitlist & ticket page', href: `${base}/waitlist`, current: current === 'waitlist' },
-    ],
+    all.filter((t) => t.show),
     'Event sections',
   );
 }
 
-export function eventsList(list: EventView[]): Html {
-  return html`<p><a class="button" href="/dashboard/events/new">Create an event</a></p>
+/** The events list; `canCreate`: the role may create events (otherwise no button to a refusal). */
+export function eventsList(list: EventView[], canCreate: boolean): Html {
+  return html`${canCreate ? html`<p><a class="button" href="/dashboard/events/new">Create an event</a></p>` : ''}
 ${
   list.length === 0
-    ? html`<div class="card"><p>No events in this mode yet. Create one: it starts as a draft that only you can see.</p></div>`
+    ? html`<div class="card"><p>${canCreate ? 'No events in this mode yet. Create one: it starts as a draft that only you can see.' : 'No events in this mode yet.'}</p></div>`
     : html`<div class="table-wrap"><table class="cards-narrow">
 <caption class="muted">Newest start date first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Starts</th><th scope="col">Status</th><th scope="col" class="num">Seats taken</th><th scope="col" class="num">Price</th></tr></thead>
@@ -81,6 +98,8 @@ ${eventTaxFields(e)}
 
 export interface OverviewData {
   event: EventView;
+  /** What the viewer's role may do here: change the event (publish, door links, delete), open its door. */
+  may: { manage: boolean; door: boolean; testInbox: boolean };
   availability: Availability;
   analytics: {
     totalRegistrations: number;

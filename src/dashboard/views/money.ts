@@ -7,14 +7,18 @@ import type { EntryView } from '../../modules/ledger/ledger.service.js';
 import { canMove, type PayoutRow, type SandboxOutcome } from '../../modules/payouts/payouts.service.js';
 import { UPI_ID_MAX } from '../../lib/upi.js';
 import { html, type Html } from '../html.js';
-import { badge, csrfField, rupees, tabs, when } from '../layout.js';
+import { badge, type Can, csrfField, rupees, tabs, when } from '../layout.js';
 import { ledgerDownload } from './exports.js';
 
-export function moneyTabs(current: 'balance' | 'ledger'): Html {
+/** `statements`: the viewer may mark bookings paid (payments.record), so the upload is offered. */
+export function moneyTabs(current: 'balance' | 'ledger' | 'statement', statements = false): Html {
   return tabs(
     [
       { label: 'Balance and withdrawals', href: '/dashboard/money', current: current === 'balance' },
       { label: 'Ledger', href: '/dashboard/money/ledger', current: current === 'ledger' },
+      ...(statements
+        ? [{ label: 'Bank statement', href: '/dashboard/money/statements', current: current === 'statement' }]
+        : []),
     ],
     'Money sections',
   );
@@ -55,7 +59,7 @@ function balanceCards(d: MoneyData, csrf?: string): Html {
 <div class="card"><span class="stat" id="bal-pending">${rupees(d.pending)}</span> pending</div>
 </div>
 <p class="muted">${clearing} Net of fees and refunds; ${d.mode === 'test' ? 'test-mode sales and sandbox payouts only, no real money' : 'live sales only'}.</p>
-${d.available < 0 ? html`<p role="note"><strong>The available balance is below zero</strong> after refunds of money already paid out: no withdrawal until it is positive again.</p>` : ''}
+${d.available < 0 ? html`<p role="note"><strong>The available balance is below zero</strong>: the platform fees on sales paid to you directly (outside the gateway), or refunds of money already paid out, count against it. No withdrawal until it is positive again.</p>` : ''}
 ${
   d.mode === 'test' && d.pending > 0 && csrf !== undefined
     ? html`<form method="post" action="/dashboard/money/settle-now" class="testnote" data-confirm="Make every pending test sale available now?">${csrfField(csrf)}
@@ -101,7 +105,8 @@ function settleButtons(csrf: string, p: PayoutRow): Html {
   )}</div>`;
 }
 
-function payoutsTable(csrf: string, d: MoneyData): Html {
+/** The withdrawals; without `csrf` (a role that may not withdraw) the test settle buttons are not offered. */
+function payoutsTable(csrf: string | undefined, d: MoneyData): Html {
   const test = d.mode === 'test';
   return html`<section aria-labelledby="po-h"><h2 id="po-h">Withdrawals</h2>
 ${
@@ -118,7 +123,7 @@ ${
         ) => html`<tr id="payout-${p.id}"><td data-label="Requested">${when(p.created_at)}<br><span class="mono muted">${p.id}</span></td><td class="num" data-label="Amount">${rupees(paise(p.amount_paise))}</td><td class="mono" data-label="UPI id">${p.upi_id}</td>
 <td data-label="Status">${badge(p.status)}${p.failure_reason ? html`<br><span class="muted">${p.failure_reason}</span>` : ''}</td><td class="mono" data-label="UTR">${p.utr ?? '—'}</td><td data-label="Expected by">${p.status === 'processing' ? when(p.expected_by) : '—'}</td>${
           test
-            ? html`<td data-label="Sandbox gateway"><span class="mono">${p.gateway_payout_id ?? '—'}</span><br><span class="muted">${p.gateway_status ?? 'not sent'}</span></td><td data-label="Settle (test)">${settleButtons(csrf, p)}</td>`
+            ? html`<td data-label="Sandbox gateway"><span class="mono">${p.gateway_payout_id ?? '—'}</span><br><span class="muted">${p.gateway_status ?? 'not sent'}</span></td><td data-label="Settle (test)">${csrf === undefined ? html`<span class="muted">—</span>` : settleButtons(csrf, p)}</td>`
             : ''
         }</tr>`,
       )}</tbody></table></div>`
@@ -130,11 +135,16 @@ ${d.pages.next ? html`<a href="/dashboard/money?${new URLSearchParams({ after: d
 </section>`;
 }
 
-export function moneyPage(csrf: string, d: MoneyData): Html {
-  return html`${moneyTabs('balance')}
-${balanceCards(d, csrf)}
-${withdrawForm(csrf, d)}
-${payoutsTable(csrf, d)}`;
+/**
+ * The balance page; only a role that may withdraw (owner, finance) sees the withdrawal and test
+ * settling forms, and only one that may mark bookings paid (payments.record) the statement tab.
+ */
+export function moneyPage(csrf: string, d: MoneyData, can: Can = () => true): Html {
+  const payouts = can('payouts');
+  return html`${moneyTabs('balance', can('payments.record'))}
+${balanceCards(d, payouts ? csrf : undefined)}
+${payouts ? withdrawForm(csrf, d) : ''}
+${payoutsTable(payouts ? csrf : undefined, d)}`;
 }
 
 const KIND: Record<LedgerKind, string> = {
@@ -170,10 +180,11 @@ export function ledgerPage(
   entries: EntryView[],
   now: Date,
   pages: { next: string | null; first: boolean },
+  can: Can = () => true,
 ): Html {
-  return html`${moneyTabs('ledger')}
+  return html`${moneyTabs('ledger', can('payments.record'))}
 <p>Every change to the ${mode}-mode balance, newest first. Entries are never changed or deleted; the balance is their sum.</p>
-${ledgerDownload(mode)}
+${can('exports') ? ledgerDownload(mode) : ''}
 ${
   entries.length === 0
     ? html`<p class="muted">No entries${pages.first ? ' yet: a paid booking, a membership payment or a withdrawal writes the first' : ' on this page'}.</p>`

@@ -4,7 +4,7 @@ import type { DocumentRef } from '../../modules/gst/documents.service.js';
 import type { HistoryLine } from '../../modules/registrations/history.js';
 import type { presentRegistration } from '../../modules/registrations/registrations.present.js';
 import { html, type Html } from '../html.js';
-import { badge, csrfField, rupees, when } from '../layout.js';
+import { badge, type Can, csrfField, rupees, when } from '../layout.js';
 import { eventTabs, trackNumber, type EventView } from './events.js';
 import { registrationsDownload } from './exports.js';
 
@@ -32,12 +32,13 @@ export function registrationsPage(
   list: RegistrationView[],
   search: RegistrationFilters,
   pages: { next: string | null; first: boolean },
+  can: Can = () => true,
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   const query = (extra: Record<string, string> = {}) =>
     new URLSearchParams({ ...search, ...extra }).toString();
   const filtered = search.q || search.status || search.track || search.tier || search.checkin;
-  return html`${eventTabs(e, 'registrations')}
+  return html`${eventTabs(e, 'registrations', can('events.manage', e.id))}
 <form method="get" action="${base}/registrations" class="card" role="search">
 <div class="row"><div><label for="r-q">Search <span class="hint">name, email or registration id</span></label><input id="r-q" name="q" type="search" maxlength="200" value="${search.q}"></div>
 <div><label for="r-status">Status</label><select id="r-status" name="status"><option value="">any</option>${STATUSES.map(
@@ -59,7 +60,7 @@ ${
   ].map((n) => html`<option${search.tier === n ? html` selected` : ''}>${n}</option>`)}</select></div>
 <div><label for="r-checkin">Check-in</label><select id="r-checkin" name="checkin"><option value="">any</option><option value="in"${search.checkin === 'in' ? html` selected` : ''}>checked in</option><option value="out"${search.checkin === 'out' ? html` selected` : ''}>not checked in</option></select></div>
 <div class="fit"><button>Search</button></div></div></form>
-${registrationsDownload(e.id, search)}
+${can('exports', e.id) ? registrationsDownload(e.id, search) : ''}
 ${
   list.length === 0
     ? html`<p>No registrations${filtered ? ' match' : ' yet'}.</p>`
@@ -100,9 +101,10 @@ export function registrationDetail(
     history: [],
     documents: [],
   },
+  can: Can = () => true,
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}/registrations/${encodeURIComponent(r.id)}`;
-  return html`${eventTabs(e, 'registrations')}
+  return html`${eventTabs(e, 'registrations', can('events.manage', e.id))}
 <section class="card" aria-labelledby="reg-h"><h2 id="reg-h">${r.name}</h2>
 <dl class="facts">
 <dt>Status</dt><dd>${badge(r.status)}${r.pendingReason ? ` (awaiting ${r.pendingReason})` : ''}</dd>
@@ -111,6 +113,7 @@ export function registrationDetail(
 <dt>Ticket</dt><dd>${r.ticketType}${r.subEventId !== null ? ` · ${trackLabel(e, Number(r.subEventId))}` : ''}</dd>
 ${r.seats.length > 0 ? html`<dt>${r.seats.length > 1 ? 'Seats' : 'Seat'}</dt><dd>${r.seats.map((s) => (s.section ? `${s.section} · ${s.label}` : s.label)).join('; ')}</dd>` : ''}
 <dt>People</dt><dd>${r.quantity}</dd>
+${r.awaitingPayment ? html`<dt>Awaiting</dt><dd>${METHOD_WORDS[r.awaitingPayment.method]}, reference <span class="mono">${r.awaitingPayment.reference}</span>, by ${when(r.awaitingPayment.payBy)}</dd>` : ''}
 <dt>Amount</dt><dd>${r.amount === 0 ? 'Free' : rupees(r.amount)}${r.promoCode ? ` (code ${r.promoCode})` : ''}</dd>
 ${r.refunded > 0 ? html`<dt>Refunded</dt><dd>${rupees(r.refunded)}</dd>` : ''}
 ${r.amount > 0 && (r.refunded > 0 || r.status === 'cancelled' || r.status === 'refunded') ? html`<dt>Kept</dt><dd>${rupees(r.kept)}</dd>` : ''}
@@ -135,8 +138,35 @@ ${
     : html`<p class="muted">Nothing recorded yet.</p>`
 }
 </section>
-${registrationActions(csrf, r, base)}
+${r.awaitingPayment && can('payments.record', e.id) ? markPaidForm(csrf, r, base) : ''}
+${can('events.manage', e.id) ? registrationActions(csrf, r, base) : ''}
 <p><a href="/dashboard/events/${encodeURIComponent(e.id)}/registrations">← All registrations</a></p>`;
+}
+
+const METHOD_WORDS: Record<string, string> = {
+  bank_transfer: 'Bank transfer',
+  upi_to_organiser: 'UPI to you',
+  cash_at_venue: 'Cash at the venue',
+};
+
+/** A booking awaiting payment outside the gateway: record that the money arrived (payments.record only). */
+function markPaidForm(csrf: string, r: RegistrationView, base: string): Html {
+  const chosen = r.awaitingPayment?.method;
+  return html`<section class="card" aria-labelledby="mp-h"><h2 id="mp-h">Mark paid</h2>
+<p>When the whole amount has reached you, record it here: the booking is confirmed and the tickets and GST invoice go to the buyer.</p>
+<form method="post" action="${base}/mark-paid" data-confirm="Mark this booking paid? The tickets are sent at once.">${csrfField(csrf)}
+<div class="row">
+<div><label for="mp-method">Paid by</label><select id="mp-method" name="method">${Object.entries(
+    METHOD_WORDS,
+  ).map(
+    ([value, label]) =>
+      html`<option value="${value}"${value === chosen ? ' selected' : ''}>${label}</option>`,
+  )}</select></div>
+<div><label for="mp-amount">Amount received in rupees <span class="hint">the amount due</span></label><input id="mp-amount" name="amountPaid" type="number" min="0" step="0.01" inputmode="decimal" required value="${r.amount}"></div>
+<div><label for="mp-ref">Reference <span class="hint">UTR or receipt, optional</span></label><input id="mp-ref" name="reference" maxlength="100" autocomplete="off"></div>
+<div><label for="mp-at">Paid at <span class="hint">India time; blank for now</span></label><input id="mp-at" name="paidAt" type="datetime-local"></div>
+<div class="fit"><button>Mark paid</button></div>
+</div></form></section>`;
 }
 
 /** The registration's actions: approve or reject, refund, cancel, transfer (`base` is its page's path). */

@@ -14,7 +14,8 @@ const CATEGORY_CLASSES = 8;
 
 export type PlanSummary = Pick<SeatingPlanRow, 'id' | 'name' | 'seat_count' | 'updated_at'>;
 
-export function plansPage(csrf: string, plans: readonly PlanSummary[]): Html {
+/** The plans; `manage`: the role may make and change plans (otherwise no forms). */
+export function plansPage(csrf: string, plans: readonly PlanSummary[], manage = true): Html {
   return html`<p>A seating plan is drawn once and used by any number of events: an event with a plan sells each category of seats as the ticket type of the same name.</p>
 ${
   plans.length === 0
@@ -26,7 +27,7 @@ ${
           html`<tr><th scope="row" data-label="Name"><a href="${planPath(p.id)}">${p.name}</a></th><td data-label="Seats" class="num">${p.seat_count}</td><td data-label="Changed" class="nowrap">${when(p.updated_at)}</td></tr>`,
       )}</tbody></table></div>`
 }
-${newPlanForm(csrf)}`;
+${manage ? newPlanForm(csrf) : ''}`;
 }
 
 function newPlanForm(csrf: string): Html {
@@ -44,7 +45,7 @@ function newPlanForm(csrf: string): Html {
 </form>`;
 }
 
-export function planPage(csrf: string, plan: SeatingPlanRow): Html {
+export function planPage(csrf: string, plan: SeatingPlanRow, manage = true): Html {
   const categories = categoriesOf(plan.layout);
   const order = new Map<string, number>();
   for (const s of plan.layout.seats) if (!order.has(s.category)) order.set(s.category, order.size);
@@ -60,7 +61,11 @@ ${drawing(plan, order)}
   )}</tbody></table></div>
 <p>${plan.seat_count} seats in all; ${blocked} blocked, ${accessible} accessible.</p>
 </section>
-<form method="post" action="${planPath(plan.id, '/seats')}" class="card" id="edit-seats">${csrfField(csrf)}
+${manage ? planForms(csrf, plan) : ''}`;
+}
+
+function planForms(csrf: string, plan: SeatingPlanRow): Html {
+  return html`<form method="post" action="${planPath(plan.id, '/seats')}" class="card" id="edit-seats">${csrfField(csrf)}
 <h2>Block, release or mark seats</h2>
 <div class="field"><label for="es-seats">Seats</label><textarea id="es-seats" name="seats" rows="2" maxlength="20000" required aria-describedby="es-seats-help"></textarea><p class="hint" id="es-seats-help">Rows and numbers separated by commas, such as A1, A2, C5-C12. Where rows repeat across sections, put the section first: Balcony:A1-A4.</p></div>
 <div class="field"><label for="es-action">Make them</label><select id="es-action" name="action"><option value="block">blocked (not for sale)</option><option value="release">for sale again</option><option value="accessible">accessible</option><option value="not-accessible">not accessible</option></select></div>

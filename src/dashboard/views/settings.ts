@@ -4,7 +4,7 @@ import type { presentMembership } from '../../modules/memberships/memberships.se
 import type { presentPlan } from '../../modules/memberships/plans.service.js';
 import type { listDeliveries, getConfig } from '../../modules/webhooks/webhooks.service.js';
 import { html, type Html } from '../html.js';
-import { badge, csrfField, rupees, when } from '../layout.js';
+import { badge, type Can, csrfField, rupees, when } from '../layout.js';
 import { membersDownload } from './exports.js';
 
 type PlanView = ReturnType<typeof presentPlan>;
@@ -17,6 +17,7 @@ export function membershipsPage(
   plans: PlanView[],
   members: MemberView[],
   filter: { planId: string; email: string },
+  can: Can = () => true,
 ): Html {
   const planName = new Map(plans.map((p) => [p.id, p.name]));
   return html`<section aria-labelledby="plans-h"><h2 id="plans-h">Plans</h2>
@@ -29,17 +30,7 @@ ${
       )}</tbody></table></div>`
     : html`<p class="muted">No plans in this mode yet.</p>`
 }
-<details class="card"><summary>Create a plan</summary>
-<form method="post" action="/dashboard/memberships/plans">${csrfField(csrf)}
-<div class="row"><div><label for="pl-name">Name</label><input id="pl-name" name="name" required maxlength="80"></div>
-<div><label for="pl-amount">Amount (₹)</label><input id="pl-amount" name="amount" type="number" min="1" step="0.01" required></div></div>
-<fieldset><legend>Kind</legend>
-<label class="inline"><input type="radio" name="kind" value="fixed_term" checked> Fixed term, paid once</label>
-<label class="inline"><input type="radio" name="kind" value="recurring"> Recurring mandate</label></fieldset>
-<div class="row"><div><label for="pl-term">Term in months <span class="hint">fixed term</span></label><input id="pl-term" name="termMonths" type="number" min="1" max="120" value="12"></div>
-<div><label for="pl-period">Period <span class="hint">recurring</span></label><select id="pl-period" name="period"><option>monthly</option><option>quarterly</option><option>yearly</option><option>weekly</option></select></div></div>
-<label for="pl-desc">Description <span class="hint">optional</span></label><textarea id="pl-desc" name="description" maxlength="500"></textarea>
-<p><button>Create plan</button></p></form></details>
+${can('memberships.manage') ? newMembershipPlanForm(csrf) : ''}
 </section>
 
 <section aria-labelledby="members-h"><h2 id="members-h">Members</h2>
@@ -49,7 +40,7 @@ ${
   )}</select></div>
 <div><label for="m-email">Email</label><input id="m-email" name="email" type="search" maxlength="254" value="${filter.email}"></div>
 <div class="fit"><button>Show</button></div></div></form>
-${membersDownload(filter.planId)}
+${can('exports') ? membersDownload(filter.planId) : ''}
 ${
   members.length > 0
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">Standing</th><th scope="col">Valid until</th><th scope="col">Source</th></tr></thead>
@@ -152,4 +143,18 @@ export function staffPage(csrf: string): Html {
 <div class="row"><div><label for="mm-name">Name</label><input id="mm-name" name="name" required maxlength="200"></div>
 <div><label for="mm-email">Email</label><input id="mm-email" name="email" type="email" required maxlength="254"></div></div>
 <p><button>Add member</button></p></form></section>`;
+}
+
+function newMembershipPlanForm(csrf: string): Html {
+  return html`<details class="card"><summary>Create a plan</summary>
+<form method="post" action="/dashboard/memberships/plans">${csrfField(csrf)}
+<div class="row"><div><label for="pl-name">Name</label><input id="pl-name" name="name" required maxlength="80"></div>
+<div><label for="pl-amount">Amount (₹)</label><input id="pl-amount" name="amount" type="number" min="1" step="0.01" required></div></div>
+<fieldset><legend>Kind</legend>
+<label class="inline"><input type="radio" name="kind" value="fixed_term" checked> Fixed term, paid once</label>
+<label class="inline"><input type="radio" name="kind" value="recurring"> Recurring mandate</label></fieldset>
+<div class="row"><div><label for="pl-term">Term in months <span class="hint">fixed term</span></label><input id="pl-term" name="termMonths" type="number" min="1" max="120" value="12"></div>
+<div><label for="pl-period">Period <span class="hint">recurring</span></label><select id="pl-period" name="period"><option>monthly</option><option>quarterly</option><option>yearly</option><option>weekly</option></select></div></div>
+<label for="pl-desc">Description <span class="hint">optional</span></label><textarea id="pl-desc" name="description" maxlength="500"></textarea>
+<p><button>Create plan</button></p></form></details>`;
 }

@@ -43,6 +43,7 @@ export function waitlistScreen(
   w: { enabled: boolean; offerMinutes: number },
   policy: Policy,
   entries: Entry[],
+  manage = true,
 ): Html {
   const base = `/dashboard/events/${encodeURIComponent(e.id)}`;
   const rows = entries.map(
@@ -51,10 +52,10 @@ export function waitlistScreen(
       i,
     ) => html`<tr><td>${String(i + 1)}</td><td>${x.name}</td><td>${x.email}</td><td>${x.subEventId === null ? 'Whole event' : `Track ${Number(x.subEventId) + 1}`}${x.ticketType === 'General' ? '' : ` · ${x.ticketType}`}</td>
 <td>${x.status}${x.expiresAt ? html` until ${when(x.expiresAt)}` : html``}</td>
-<td>${x.status === 'waiting' || x.status === 'offered' ? html`<form method="post" action="${base}/waitlist/${encodeURIComponent(x.id)}/remove" data-confirm="Take ${x.name} off the waitlist?">${csrfField(csrf)}<button class="danger" aria-label="Remove ${x.name}">Remove</button></form>` : html``}</td></tr>`,
+<td>${manage && (x.status === 'waiting' || x.status === 'offered') ? html`<form method="post" action="${base}/waitlist/${encodeURIComponent(x.id)}/remove" data-confirm="Take ${x.name} off the waitlist?">${csrfField(csrf)}<button class="danger" aria-label="Remove ${x.name}">Remove</button></form>` : html``}</td></tr>`,
   );
-  return html`${eventTabs(e, 'waitlist')}
-${settings(csrf, base, w, policy)}
+  return html`${eventTabs(e, 'waitlist', manage)}
+${manage ? settings(csrf, base, w, policy) : html`<p>The waitlist ${w.enabled ? 'takes names when sold out' : 'is off'}.</p>`}
 <section class="card"><h2>Queue</h2>
 ${entries.length === 0 ? html`<p>Nobody is waiting.</p>` : html`<table class="cards"><thead><tr><th>#</th><th>Name</th><th>Email</th><th>For</th><th>Status</th><th>Actions</th></tr></thead><tbody>${rows}</tbody></table>`}
 </section>`;

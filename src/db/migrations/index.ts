@@ -43,6 +43,15 @@ import * as m0075 from './0075_track_seats.js';
 import * as m0076 from './0076_offline_payment.js';
 import * as m0077 from './0077_awaiting_offline_payment.js';
 import * as m0080 from './0080_organisations.js';
+import * as m0081 from './0081_statement_mappings.js';
+import * as m0083 from './0083_two_factor.js';
+import * as m0084 from './0084_waiting_room.js';
+import * as m0085 from './0085_waiting_room_verification.js';
+import * as m0087 from './0087_partitioned_audit_log.js';
+import * as m0088 from './0088_partitioned_webhook_deliveries.js';
+import * as m0089 from './0089_partitioned_jobs.js';
+import * as m0090 from './0090_partitioned_checkin_log.js';
+import * as m0091 from './0091_buyer_limit_indexes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -87,6 +96,15 @@ const migrations: Record<string, Migration> = {
   '0076_offline_payment': m0076,
   '0077_awaiting_offline_payment': m0077,
   '0080_organisations': m0080,
+  '0081_statement_mappings': m0081,
+  '0083_two_factor': m0083,
+  '0084_waiting_room': m0084,
+  '0085_waiting_room_verification': m0085,
+  '0087_partitioned_audit_log': m0087,
+  '0088_partitioned_webhook_deliveries': m0088,
+  '0089_partitioned_jobs': m0089,
+  '0090_partitioned_checkin_log': m0090,
+  '0091_buyer_limit_indexes': m0091,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,7 +9,13 @@ import type { Ids } from '../../lib/ids.js';
 import type { Mailer } from '../mail/mailer.js';
 import { mailHtml } from '../mail/mail-html.js';
 import * as repo from './accounts.repo.js';
-import { isEmailVerified, RESET_TTL_MS, sha256, VERIFICATION_TTL_MS } from './accounts.service.js';
+import {
+  type AccountNotice,
+  isEmailVerified,
+  RESET_TTL_MS,
+  sha256,
+  VERIFICATION_TTL_MS,
+} from './accounts.service.js';
 
 type MailDeps = { db: Kysely<Database>; clock: Clock; ids: Ids; baseUrl: string; mailer: Mailer };
 
@@ -112,7 +118,7 @@ export function renderPasswordResetMail(m: {
 
 export async function sendPasswordNoticeJob(
   deps: MailDeps,
-  payload: { userId: string; what: 'reset' | 'changed' },
+  payload: { userId: string; what: AccountNotice; codesLeft?: number },
 ): Promise<void> {
   const user = await repo.findUserById(deps.db, payload.userId);
   if (!user) return;
@@ -122,21 +128,46 @@ export async function sendPasswordNoticeJob(
       name: user.name,
       email: user.email,
       what: payload.what,
+      codesLeft: payload.codesLeft,
     }),
   );
+}
+
+/** What each notice says, and its subject. */
+function noticeWords(what: AccountNotice, codesLeft: number | undefined): { subject: string; said: string } {
+  switch (what) {
+    case 'reset':
+      return {
+        subject: 'Your password was changed',
+        said: 'The password of your account was set with a reset link just now, and every session of the account was signed out.',
+      };
+    case 'changed':
+      return {
+        subject: 'Your password was changed',
+        said: 'The password of your account was changed just now, and every other session of the account was signed out.',
+      };
+    case 'two_factor_off':
+      return {
+        subject: 'Two-factor sign-in was turned off',
+        said: 'Two-factor sign-in was turned off for your account just now: signing in now asks for the password alone.',
+      };
+    case 'recovery_code_used':
+      return {
+        subject: 'A recovery code was used to sign in',
+        said: `A recovery code was used to sign in to your account just now. ${codesLeft === 1 ? '1 recovery code is' : `${String(codesLeft ?? 0)} recovery codes are`} left; make new ones from Two-factor sign-in in the dashboard.`,
+      };
+  }
 }
 
 export function renderPasswordNoticeMail(m: {
   baseUrl: string;
   name: string;
   email: string;
-  what: 'reset' | 'changed';
+  what: AccountNotice;
+  codesLeft?: number | undefined;
 }) {
   const forgot = `${m.baseUrl}/dashboard/password/forgot`;
-  const said =
-    m.what === 'reset'
-      ? 'The password of your account was set with a reset link just now, and every session of the account was signed out.'
-      : 'The password of your account was changed just now, and every other session of the account was signed out.';
+  const { subject, said } = noticeWords(m.what, m.codesLeft);
   const text = [
     `Hello ${m.name},`,
     '',
@@ -144,7 +175,6 @@ export function renderPasswordNoticeMail(m: {
     '',
     `If this was not you, set a new password at once: ${forgot}`,
   ].join('\n');
-  const subject = 'Your password was changed';
   const html = mailHtml(
     subject,
     `<p>Hello ${escapeHtml(m.name)},</p><p>${escapeHtml(said)}</p><p>If this was not you, set a new password at once: <a href="${escapeHtml(forgot)}">${escapeHtml(forgot)}</a></p>`,

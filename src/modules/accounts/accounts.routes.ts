@@ -5,6 +5,7 @@ import type { AccountsDeps } from './routes/account.js';
 import { changePassword } from './routes/change-password.js';
 import { getMe } from './routes/get-me.js';
 import { logIn } from './routes/log-in.js';
+import { logInTwoFactor } from './routes/log-in-two-factor.js';
 import { logOutEverywhere } from './routes/log-out-everywhere.js';
 import { openVerificationLink } from './routes/open-verification-link.js';
 import { requestPasswordReset } from './routes/request-password-reset.js';
@@ -16,6 +17,7 @@ import { verifyEmail } from './routes/verify-email.js';
 export const accountsRoutes = routes<AccountsDeps>([
   signUp,
   logIn,
+  logInTwoFactor,
   openVerificationLink,
   verifyEmail,
   requestPasswordReset,

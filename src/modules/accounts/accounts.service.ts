@@ -6,13 +6,12 @@ import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Database } from '../../db/database.js';
 import { defineJob, enqueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
-import { type AppError, appError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.js';
+import { type AppError, appError, badRequest, conflict, forbidden } from '../../lib/errors.js';
 import type { Ids } from '../../lib/ids.js';
 import type { LimitWindow, RateLimiter, RateLimitResult } from '../../http/rate-limit.js';
 import type { Db } from '../../lib/db-handle.js';
 import * as repo from './accounts.repo.js';
-import { deviceCookieValue, knownDevice } from './devices.js';
-import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { hashPassword } from './passwords.js';
 import type { SessionSigner } from './sessions.js';
 
 export interface AccountDeps {
@@ -58,8 +57,12 @@ export const CHANGE_LIMIT: LimitWindow = { limit: 10, windowMs: 15 * 60_000 };
 export const passwordResetJob = defineJob<{ userId: string; reason: 'forgot' | 'locked' }>(
   'account.password_reset',
 );
-/** Tells the owner the password was set (`reset`) or changed (`changed`) and every other session ended. */
-export const passwordNoticeJob = defineJob<{ userId: string; what: 'reset' | 'changed' }>(
+/**
+ * A security notice to the person: the password was set (`reset`) or changed (`changed`) and
+ * every other session ended; two-factor sign-in was turned off; a recovery code signed them in.
+ */
+export type AccountNotice = 'reset' | 'changed' | 'two_factor_off' | 'recovery_code_used';
+export const passwordNoticeJob = defineJob<{ userId: string; what: AccountNotice; codesLeft?: number }>(
   'account.password_notice',
 );
 const HOUR_MS = 60 * 60_000;
@@ -165,65 +168,7 @@ function limited(code: 'too_many_attempts' | 'too_many_signups', r: RateLimitRes
   );
 }
 
-/**
- * Sign-in. Each attempt is counted up front (so concurrent guesses cannot overtake a
- * limit) and taken back when it succeeds. A browser whose device cookie holds a valid
- * entry for the account is counted on its own (account, device) bucket only, so other
- * people's failures never lock it out. Past LOGIN_ACCOUNT_LOCK failures from everywhere
- * the account is locked until a password reset, and the reset link is mailed once. A
- * wrong password and an unknown email take the same path: one password check each
- * (against a dummy hash for an unknown email) and the same answer.
- */
-export async function login(
-  deps: AccountDeps,
-  input: { email: string; password: string },
-  clientAddress: string,
-  deviceCookie?: string,
-): Promise<SessionAnswer & { device: string }> {
-  const email = input.email.trim().toLowerCase();
-  const now = deps.clock.now();
-  // The email is hashed so that counters (in Redis too) hold no addresses.
-  const id = sha256(email);
-  const user = await repo.findUserByEmail(deps.db, email);
-  const device = user ? knownDevice(deps.config.sessionSecret, deviceCookie, user, now) : undefined;
-  if (device === undefined && user?.login_locked_at) throw passwordResetRequired();
-  const buckets: [string, LimitWindow][] =
-    device !== undefined
-      ? [[`login:device:${id}:${device}`, LOGIN_PAIR_LIMIT]]
-      : [
-          [`login:pair:${id}:${clientAddress}`, LOGIN_PAIR_LIMIT],
-          [`login:address:${clientAddress}`, LOGIN_ADDRESS_LIMIT],
-          [accountBucket(email), LOGIN_ACCOUNT_LOCK],
-        ];
-  const counted: [string, LimitWindow][] = [];
-  for (const [bucket, window] of buckets) {
-    const r = await deps.rateLimiter.hit(bucket, now, window);
-    counted.push([bucket, window]);
-    if (r.count > r.limit) {
-      for (const [b, w] of counted) await deps.rateLimiter.release(b, now, w);
-      if (window !== LOGIN_ACCOUNT_LOCK) throw tooManyAttempts(r, 'too many failed sign-in attempts');
-      if (user && (await repo.lockLogin(deps.db, user.id, now))) {
-        await enqueue(deps.db, deps, passwordResetJob, { userId: user.id, reason: 'locked' });
-        deps.jobs?.kick();
-      }
-      throw passwordResetRequired();
-    }
-  }
-  const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
-  if (!user || !ok) throw unauthorized('invalid_credentials', 'email or password is wrong');
-  for (const [bucket, window] of buckets) await deps.rateLimiter.release(bucket, now, window);
-  if (needsRehash(user.password_hash)) {
-    await repo.setPasswordHash(deps.db, user.id, await hashPassword(input.password));
-  }
-  return {
-    userId: user.id,
-    ...(await deps.sessions.issue(user.id, user.session_epoch)),
-    emailVerified: isEmailVerified(user),
-    device: deviceCookieValue(deps.config.sessionSecret, deviceCookie, user, now),
-  };
-}
-
-function passwordResetRequired(): AppError {
+export function passwordResetRequired(): AppError {
   return forbidden(
     'password_reset_required',
     'sign-in to this account is locked after too many failed attempts from many addresses; use the password reset link mailed to its address, or ask for a new one',

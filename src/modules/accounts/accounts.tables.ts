@@ -12,6 +12,8 @@ export interface AccountsTables {
   publishing_requests: PublishingRequestsTable;
   organisation_members: OrganisationMembersTable;
   organisation_invitations: OrganisationInvitationsTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
 }
 
 /** A request for publishing access (docs/decisions/17-the-organisers-office.md): pending until staff grant or decline it. */
@@ -45,6 +47,8 @@ export interface UsersTable {
   org_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** Where a reply to the account's mails goes; null: the account's own address. */
   reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** On an organisation's row: its members must sign in with two-factor. */
+  two_factor_required: Generated<boolean>;
 }
 
 export interface PasswordResetsTable {
@@ -95,4 +99,22 @@ export interface OrganisationInvitationsTable {
   accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   accepted_by: ColumnType<string | null, string | null | undefined, string | null>;
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A person's TOTP: the secret sealed under SECRETS_KEY; enabled once a first code confirmed it. */
+export interface TwoFactorTable {
+  user_id: string;
+  secret_sealed: string;
+  enabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The time step of the last code taken: a code of this step or before is refused. */
+  last_step: ColumnType<string | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+}
+
+/** Single-use recovery codes, kept as sha256 hashes. */
+export interface TwoFactorRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

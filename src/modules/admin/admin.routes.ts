@@ -7,6 +7,7 @@ import { declinePublishingRequest } from './routes/decline-publishing-request.js
 import { grantPublishingRequest } from './routes/grant-publishing-request.js';
 import { listJobs } from './routes/list-jobs.js';
 import { listPublishingRequests } from './routes/list-publishing-requests.js';
+import { resetTwoFactor } from './routes/reset-two-factor.js';
 import { retryJob } from './routes/retry-job.js';
 import { setEventTicketEmails } from './routes/set-event-ticket-emails.js';
 import { setOrganiserAccess } from './routes/set-organiser-access.js';
@@ -20,4 +21,5 @@ export const adminRoutes = routes<AdminDeps>([
   declinePublishingRequest,
   setEventTicketEmails,
   addMemberByHand,
+  resetTwoFactor,
 ]);

@@ -10,6 +10,7 @@ import { getEmbedScript } from './routes/get-embed-script.js';
 import { getHostedPageScript } from './routes/get-hosted-page-script.js';
 import { getHostedPageStyle } from './routes/get-hosted-page-style.js';
 import { getPlanPageScript } from './routes/get-plan-page-script.js';
+import { getPowWorkerScript } from './routes/get-pow-worker-script.js';
 import type { CheckoutFiles } from './routes/static-asset.js';
 import { loadCheckoutAssets, pageStyleUrl } from './assets.js';
 import type { Assets } from './layout.html.js';
@@ -44,6 +45,7 @@ const assetOperations: readonly Operation<CheckoutFiles>[] = [
   getHostedPageScript,
   getPlanPageScript,
   getHostedPageStyle,
+  getPowWorkerScript,
 ];
 
 /** The hosted page's operations, in this order (the OpenAPI document lists them so). */
@@ -92,8 +94,12 @@ export const checkoutRoutes =
     // Answers are keyed by names organisers choose; keep every key as it was sent.
     parseJsonKeepingEveryKey(app);
     const files = loadCheckoutAssets();
-    const { pageJs, pageCss, planJs } = files;
-    const assets: Assets = { js: `/embed/page.js?v=${pageJs.version}`, css: pageStyleUrl(pageCss) };
+    const { pageJs, pageCss, planJs, powWorkerJs } = files;
+    const assets: Assets = {
+      js: `/embed/page.js?v=${pageJs.version}`,
+      css: pageStyleUrl(pageCss),
+      powWorker: `/embed/pow-worker.js?v=${powWorkerJs.version}`,
+    };
     const ctx = checkoutContext(deps, assets);
     const planAssets: PlanAssets = { ...assets, planJs: `/embed/plan.js?v=${planJs.version}` };
 

@@ -10,6 +10,8 @@ export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.j
 export interface Assets {
   css: string;
   js: string;
+  /** The waiting room's proof-of-work Web Worker (pages with a room only). */
+  powWorker?: string;
 }
 
 /** Rupees as the page writes them: "₹1,500", "₹1,50,000.50" (Indian grouping), "Free" for nothing. */

@@ -13,9 +13,11 @@ import * as registrations from '../registrations/registrations.service.js';
 import { SandboxGateway } from '../sandbox/sandbox-gateway.js';
 import type { CheckoutDeps, PageAccess } from './checkout.service.js';
 import { checkoutSignature, verifyCheckoutSignature } from './signature.js';
+import { awaitingPaymentView, type AwaitingPaymentView } from './awaiting-payment.js';
 
 export type PageRegistration =
   | { status: 'pending' }
+  | AwaitingPaymentView
   | { status: 'confirmed'; ticket: string }
   | {
       status: 'payment_required';
@@ -41,8 +43,8 @@ export async function registerFromPage(
           status: 'confirmed',
           ticket: attendeeToken(deps.config.secretsKey, r.registrationId, r.registrationId),
         };
-  // Payment outside the gateway: pending until the organiser marks it paid (the page offers it in a later step).
-  if (r.kind === 'offline') return { status: 'pending' };
+  // Payment outside the gateway: pending until the organiser marks it paid; the page says how to pay.
+  if (r.kind === 'offline') return awaitingPaymentView(r, access.event, deps.config.eventTimeZone);
   return {
     status: 'payment_required',
     orderId: r.orderId,

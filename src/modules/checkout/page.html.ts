@@ -9,6 +9,7 @@ import type { pageFacts } from './checkout.service.js';
 import { jsonBlock, layout, money, paragraphs, RAZORPAY_CHECKOUT_JS, type Assets } from './layout.html.js';
 import type { Strings } from './strings.js';
 import { memberProof } from './member-proof.html.js';
+import { paymentMethodChoices } from './payment-methods.html.js';
 import {
   availabilityNote,
   errorSlot,
@@ -17,6 +18,7 @@ import {
   sessionChoices,
   sessionPicker,
 } from './session-choices.html.js';
+import { renderWaitingRoom, type RoomFacts } from './waiting-room.html.js';
 import { MAX_SEATS_PER_HOLD } from '../seat-holds/hold-seats.service.js';
 import {
   renderSeatMap,
@@ -128,6 +130,8 @@ export interface PageInput {
   seatMap?: SeatMapFacts | undefined;
   /** An event seated track by track: the session whose map is drawn (`seatMap`), or null before one is chosen. */
   seatTracks?: { chosen: number | null } | undefined;
+  /** The event's waiting room is on: its steps come before the form, which shows once the queue admits the buyer. */
+  room?: RoomFacts | undefined;
 }
 
 /** A seated event's map, its categories, and how many seats one booking takes (one per person). */
@@ -216,6 +220,8 @@ export function renderEventPage(p: PageInput): string {
   const { shown, availability } = p.facts;
   // The map stands above the form, and only where the form is.
   const seated = availability.soldOut && p.offer === undefined ? undefined : seating(p);
+  // Sold out already, the page says so and offers the waitlist: no queue is needed.
+  const room = availability.soldOut && p.offer === undefined ? undefined : p.room;
   const config = {
     slug: p.slug,
     mode: p.mode,
@@ -228,6 +234,7 @@ export function renderEventPage(p: PageInput): string {
     ...(p.offer ? { offer: p.offer.token } : {}),
     ...(p.preview ? { preview: p.preview.token } : {}),
     ...(seated ? { seatMap: { ...seated.config, track: chosenTrack(p) } } : {}),
+    ...(room ? { room: { ...room, timeZone: p.timeZone, worker: p.assets.powWorker } } : {}),
   };
   const when = formatWhen(shown.startDate, shown.endDate, p.timeZone);
   const facts = [
@@ -246,8 +253,12 @@ ${p.preview ? `<p class="notice" id="preview-note" role="note">${h(p.preview.boo
 ${facts ? `<dl class="facts">${facts}</dl>` : ''}
 </header>
 ${shown.description.trim() ? `<section class="description" aria-label="${h(s.about)}">${paragraphs(shown.description)}</section>` : ''}
+${room ? renderWaitingRoom(s, room, availability.waitlist?.enabled ? waitlistForm(p) : '') : ''}
+<div id="booking"${room ? ' hidden' : ''}>
+${room ? `<p class="notice queue-session" id="queue-session" tabindex="-1"></p><p class="visually-hidden" id="queue-session-live" aria-live="polite"></p>` : ''}
 ${seated ? seated.html : ''}
 ${bookingForm(p, seated)}
+</div>
 <section id="result" class="result" tabindex="-1" aria-live="polite" hidden></section>
 <noscript><p class="notice">${h(s.noScript)}</p></noscript>
 </main>
@@ -301,6 +312,7 @@ ${seated ? seatTiers(seated.categories, !offered && seated.categories.some((c) =
 ${questions(s, shown)}
 ${offered ? '' : seated ? seatTeam(s, seated.maxSeats) : team(s, shown)}
 <div class="field"><label for="promo">${h(s.promo)}</label><div class="promo-row"><input id="promo" name="promoCode" maxlength="40" autocomplete="off"><button type="button" class="secondary" id="promo-apply">${h(s.script.applyCode)}</button></div>${errorSlot('promo')}<p class="hint promo-status" id="promo-status" role="status" aria-live="polite"></p></div>
+${paymentMethodChoices(s, shown.offlinePayment, { price: shown.price, prices: p.facts.prices, waitlistOffer: offered })}
 ${summary(s, shown, availability, seated !== undefined)}
 <div id="form-error" class="error" role="alert" tabindex="-1" hidden></div>
 <button type="submit" id="submit"${p.preview && !p.preview.bookable ? ' disabled' : ''}>${h(submitLabel(s, shown, seated !== undefined))}</button>

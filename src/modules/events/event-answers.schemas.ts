@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
 import { SelfService, Waitlist } from './events.schemas.js';
 import { OfflinePayment } from './offline-payment.schemas.js';
+import { OnSale } from './on-sale.schemas.js';
 
 export const Track = Type.Object({
   index: Type.Integer({
@@ -85,6 +86,7 @@ export const Event = Type.Object({
   waitlist: Waitlist,
   selfService: SelfService,
   offlinePayment: OfflinePayment,
+  onSale: OnSale,
   wholeEventOption: Type.Boolean({
     description:
       'With tracks: whether the whole event is sold too, at the base price. Without tracks the event itself is sold.',

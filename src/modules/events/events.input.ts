@@ -3,6 +3,7 @@
 import type {
   CustomFieldDoc,
   OfflinePaymentDoc,
+  OnSaleDoc,
   SelfServiceDoc,
   TaxCategory,
   TierDoc,
@@ -20,6 +21,7 @@ import {
   type WaitlistInput,
 } from './policies.js';
 import { type OfflinePaymentInput, validateOfflinePayment } from './offline-payment.js';
+import { type OnSaleInput, validateOnSale } from './on-sale.js';
 
 export interface TierInput {
   name: string;
@@ -73,6 +75,7 @@ export interface EventInput {
   waitlist?: WaitlistInput;
   selfService?: SelfServiceInput;
   offlinePayment?: OfflinePaymentInput;
+  onSale?: OnSaleInput;
   wholeEventOption?: boolean;
   /** Reserved seating: the account's seating plan to sell this event's seats from; null: unseated. */
   seatingPlanId?: string | null;
@@ -286,6 +289,7 @@ export interface EventFields {
   waitlist: WaitlistDoc | null;
   self_service: SelfServiceDoc | null;
   offline_payment: OfflinePaymentDoc | null;
+  on_sale: OnSaleDoc | null;
   whole_event_option: boolean;
   seating_plan_id: string | null;
 }
@@ -328,6 +332,7 @@ export function applyInput(base: EventFields, input: EventInput): EventFields {
     out.self_service = validateSelfService(input.selfService, base.self_service);
   if (input.offlinePayment !== undefined)
     out.offline_payment = validateOfflinePayment(input.offlinePayment, base.offline_payment);
+  if (input.onSale !== undefined) out.on_sale = validateOnSale(input.onSale, base.on_sale);
   if (input.wholeEventOption !== undefined) out.whole_event_option = input.wholeEventOption;
   if (input.seatingPlanId !== undefined) out.seating_plan_id = input.seatingPlanId;
   const every = input.everyTrackPlanId;

@@ -4,6 +4,7 @@ import { paiseToRupees } from '../../lib/money.js';
 import { remainingOf, tightest, type SeatUsage } from './availability.js';
 import type { EventRow } from './events.repo.js';
 import { presentOfflinePayment } from './offline-payment.js';
+import { presentOnSale } from './on-sale.js';
 import { presentSelfService, presentWaitlist } from './policies.js';
 import { sessionDates } from './sessions.js';
 
@@ -69,6 +70,7 @@ export function presentEvent(row: EventRow, usage: SeatUsage) {
     waitlist: presentWaitlist(row.waitlist),
     selfService: presentSelfService(row.self_service),
     offlinePayment: presentOfflinePayment(row.offline_payment),
+    onSale: presentOnSale(row.on_sale),
     wholeEventOption: row.whole_event_option,
     seatingPlanId: row.seating_plan_id,
 

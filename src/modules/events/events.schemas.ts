@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
 import { OfflinePaymentInput } from './offline-payment.schemas.js';
+import { OnSaleInput } from './on-sale.schemas.js';
 
 const DateText = Type.String({
   maxLength: 40,
@@ -268,6 +269,7 @@ const eventFields = {
   waitlist: WaitlistInput,
   selfService: SelfServiceInput,
   offlinePayment: OfflinePaymentInput,
+  onSale: OnSaleInput,
   wholeEventOption: Type.Boolean({
     description:
       'With tracks: whether the whole event is also sold as one option, at the base `price` (a booking without `subEventId`). Off: every booking names its track (`subEventId`), else 400 `track_required`. Omitted on creation through the API: true, as before the setting existed (a client that books without a track keeps working); the dashboard creates events with it off. Without tracks the event itself is what is sold, whatever this says.',
@@ -299,6 +301,7 @@ export const EventCreate = Type.Object(
     waitlist: Type.Optional(eventFields.waitlist),
     selfService: Type.Optional(eventFields.selfService),
     offlinePayment: Type.Optional(eventFields.offlinePayment),
+    onSale: Type.Optional(eventFields.onSale),
     wholeEventOption: Type.Optional(eventFields.wholeEventOption),
     seatingPlanId: Type.Optional(eventFields.seatingPlanId),
     status: Type.Optional(

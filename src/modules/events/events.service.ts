@@ -100,6 +100,7 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
       waitlist: null,
       self_service: null,
       offline_payment: null,
+      on_sale: null,
       // Omitted through the API: on, as events were before the setting (clients that book
       // without naming a track keep working); the dashboard creates events with it off.
       whole_event_option: true,
@@ -128,6 +129,7 @@ export async function createEvent(deps: EventDeps, p: KeyPrincipal, input: Event
           waitlist: jsonOrNull(fields.waitlist),
           self_service: jsonOrNull(fields.self_service),
           offline_payment: jsonOrNull(fields.offline_payment),
+          on_sale: jsonOrNull(fields.on_sale),
           currency: 'INR',
           created_at: now,
           updated_at: now,

@@ -49,6 +49,15 @@ export interface OfflinePaymentDoc {
   upiName: string | null;
 }
 
+/** When the sale opens and how its waiting room admits buyers (docs/decisions/26-a-fair-waiting-room.md). */
+export interface OnSaleDoc {
+  /** When the sale opens (ISO date-time, UTC); null: open now. */
+  opensAt: string | null;
+  waitingRoom: { enabled: boolean; admitPerMinute: number; sessionMinutes: number };
+  /** Tickets per email and per phone across the event's orders; stored, not enforced yet. */
+  perBuyerLimit: number | null;
+}
+
 export interface TrackDoc {
   title: string;
   pricePaise: number;
@@ -97,6 +106,8 @@ export interface EventsTable {
   self_service: ColumnType<SelfServiceDoc | null, string | null | undefined, string | null>;
   /** Payment outside the gateway; null: off. */
   offline_payment: ColumnType<OfflinePaymentDoc | null, string | null | undefined, string | null>;
+  /** The sale's opening and its waiting room; null: none. */
+  on_sale: ColumnType<OnSaleDoc | null, string | null | undefined, string | null>;
   /** With tracks: whether the whole event is also sold, at the base price (docs/decisions/28-a-persons-day.md). */
   whole_event_option: ColumnType<boolean, boolean | undefined, boolean>;
   /** Reserved seating (docs/decisions/23-reserved-seating.md): the account's plan its seats come from; null: unseated. */

@@ -55,6 +55,7 @@ export async function patchEvent(
       waitlist: jsonOrNull(fields.waitlist),
       self_service: jsonOrNull(fields.self_service),
       offline_payment: jsonOrNull(fields.offline_payment),
+      on_sale: jsonOrNull(fields.on_sale),
       status: input.status ?? row.status,
       updated_at: deps.clock.now(),
     });
@@ -101,6 +102,7 @@ export function fieldsOf(row: EventRow) {
     waitlist: row.waitlist,
     self_service: row.self_service,
     offline_payment: row.offline_payment,
+    on_sale: row.on_sale,
     whole_event_option: row.whole_event_option,
     seating_plan_id: row.seating_plan_id,
   };

@@ -40,13 +40,18 @@ async function reload(db: Db, id: string): Promise<Row> {
  * the attendee from their own page, or the service itself. The audit log's actor.
  */
 export type Actor =
-  | { kind: 'key'; keyId: string }
+  | { kind: 'key'; keyId: string; personId?: string | undefined }
   | { kind: 'attendee'; registrationId: string }
   | { kind: 'system'; reason: string };
 
 /** The audit log's actor for a booking's change. */
 export function auditActor(reg: Pick<Row, 'account_id' | 'name'>, actor: Actor): audit.AuditActor {
-  if (actor.kind === 'key') return audit.actorOfKey({ userId: reg.account_id, keyId: actor.keyId });
+  if (actor.kind === 'key')
+    return audit.actorOfKey({
+      userId: reg.account_id,
+      keyId: actor.keyId,
+      ...(actor.personId === undefined ? {} : { personId: actor.personId }),
+    });
   if (actor.kind === 'attendee') return { kind: 'attendee', id: actor.registrationId, display: reg.name };
   return audit.systemActor(actor.reason);
 }

@@ -12,6 +12,7 @@ import * as events from '../events/events.service.js';
 import { auditActor, loadOwnedRegistration } from './actions.service.js';
 import { changeBooking, refusal, SeatsGone } from './lifecycle/change-booking.js';
 import type { RegisterDeps } from './register-deps.js';
+import * as offline from './offline.repo.js';
 import * as repo from './registrations.repo.js';
 import type { RegistrationRow as Row } from './registrations.repo.js';
 
@@ -44,16 +45,20 @@ function paidDoc(deps: RegisterDeps, input: MarkPaidInput): OfflinePaidDoc {
 /** Whether `reg` was confirmed by a mark-paid already (the same answer again). */
 const markedPaid = (reg: Row) => reg.status === 'confirmed' && reg.offline_paid !== null;
 
+/**
+ * Marks it paid; `moved` says whether this call confirmed it or found it marked paid already —
+ * by an earlier mark, or by another mark at the same moment (the answer is the same booking).
+ */
 export async function markPaid(
   deps: RegisterDeps,
   p: KeyPrincipal,
   eventId: string,
   registrationId: string,
   input: MarkPaidInput,
-): Promise<Row> {
+): Promise<{ reg: Row; moved: boolean }> {
   const paid = paidDoc(deps, input);
   const reg = await loadOwnedRegistration(deps.db, p, eventId, registrationId);
-  if (markedPaid(reg)) return reg;
+  if (markedPaid(reg)) return { reg, moved: false };
   if (reg.status === 'cancelled' && reg.offline_reference !== null && reg.offline_paid === null)
     throw conflict(
       'registration_not_pending',
@@ -75,7 +80,8 @@ export async function markPaid(
     );
   const event = (await events.findEvent(deps.db, reg.event_id))!;
   const attendeeIds = await repo.attendeeIds(deps.db, reg.id);
-  const actor = auditActor(reg, { kind: 'key', keyId: p.keyId });
+  // The dashboard's person by name (§25), else the key.
+  const actor = auditActor(reg, { kind: 'key', keyId: p.keyId, personId: p.personId });
   try {
     const moved = await deps.db
       .transaction()
@@ -85,7 +91,7 @@ export async function markPaid(
     if (moved) {
       deps.kickJobs();
       // As it is now: the fees were recorded after the move.
-      return (await repo.findRegistration(deps.db, reg.id))!;
+      return { reg: (await repo.findRegistration(deps.db, reg.id))!, moved: true };
     }
   } catch (err) {
     if (err instanceof SeatsGone)
@@ -94,6 +100,38 @@ export async function markPaid(
   }
   // Another mark (or the lapse) moved it first: the same answer when it was a mark.
   const now = (await repo.findRegistration(deps.db, reg.id))!;
-  if (markedPaid(now)) return now;
+  if (markedPaid(now)) return { reg: now, moved: false };
   throw refusal('mark_paid', now);
+}
+
+/** A booking a statement line may name, as the statement upload needs it. */
+export interface ReferencedBooking {
+  id: string;
+  eventId: string;
+  reference: string;
+  status: Row['status'];
+  /** Pending for a payment outside the gateway: the one state a statement line may mark paid. */
+  awaiting: boolean;
+  /** Confirmed by a mark-paid (a statement's or a person's). */
+  markedPaid: boolean;
+  amountPaise: number;
+}
+
+/** The account's bookings in mode `mode` carrying any of `references` (TKT-XXXXXX). */
+export async function bookingsByReference(
+  deps: Pick<RegisterDeps, 'db'>,
+  accountId: string,
+  mode: 'test' | 'live',
+  references: readonly string[],
+): Promise<ReferencedBooking[]> {
+  const rows = await offline.byOfflineReferences(deps.db, accountId, mode, references);
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.event_id,
+    reference: r.offline_reference!,
+    status: r.status,
+    awaiting: r.status === 'pending' && r.pending_reason === 'offline_payment',
+    markedPaid: r.status === 'confirmed' && r.offline_paid !== null,
+    amountPaise: Number(r.amount_paise),
+  }));
 }

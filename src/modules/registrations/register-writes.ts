@@ -2,10 +2,8 @@
 // written by one of three writers, by what it is: the common free booking in one statement
 // (free-bookings.ts groups them), other free bookings in a transaction, and paid bookings as a
 // gateway order first, then the pending registration.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BillingDoc, Database, Mode, OfflineMethod } from '../../db/database.js';
+import type { BillingDoc, Mode, OfflineMethod } from '../../db/database.js';
 import type { KeyPrincipal } from '../../http/auth.js';
-import { appError } from '../../lib/errors.js';
 import * as events from '../events/events.service.js';
 import { gatewayFailure } from '../payments/payments.service.js';
 import * as audit from '../audit/audit.service.js';
@@ -16,6 +14,8 @@ import * as promos from './promo.service.js';
 import { soldOut } from './registrations.errors.js';
 import type { RegisterDeps } from './register-deps.js';
 import * as repo from './registrations.repo.js';
+import { assertPendingRoom, lockPendingRoom } from './pending-room.js';
+import { assertBuyerLimit, assertBuyerLimitEarly } from './buyer-limit.js';
 import * as orderChecks from '../payments/order-checks.js';
 import * as seatHolds from '../seat-holds/booked-seats.service.js';
 
@@ -29,52 +29,6 @@ export type RegisterResult =
       currency: string;
       awaitingPayment: { method: OfflineMethod; reference: string; payBy: Date };
     };
-
-/**
- * Unpaid bookings hold nothing for long (docs/decisions/14-trust-and-safety-second-round.md): besides the checkout
- * window, at most this many bookings of one event wait for payment at once per email,
- * and per client address when a browser books (a checkout key or the hosted page; a full
- * key's address is the organiser's own server).
- */
-export const PENDING_PER_EMAIL = 3;
-export const PENDING_PER_ADDRESS = 20;
-
-const tooManyPending = (what: string, max: number) =>
-  appError(
-    'too_many_pending',
-    `at most ${max} bookings of this event may wait for payment ${what} at once; pay one, or wait until an unpaid one lapses`,
-  );
-
-async function assertPendingRoom(
-  db: Kysely<Database> | Transaction<Database>,
-  eventId: string,
-  email: string,
-  clientAddress: string | null,
-): Promise<void> {
-  if ((await repo.countAwaitingPayment(db, eventId, { email })) >= PENDING_PER_EMAIL)
-    throw tooManyPending('for one email', PENDING_PER_EMAIL);
-  if (
-    clientAddress !== null &&
-    (await repo.countAwaitingPayment(db, eventId, { clientAddress })) >= PENDING_PER_ADDRESS
-  ) {
-    throw tooManyPending('from one address', PENDING_PER_ADDRESS);
-  }
-}
-
-/** Serialises the writers of one event's unpaid bookings for this email and address (sorted keys: no deadlock). */
-async function lockPendingRoom(
-  trx: Transaction<Database>,
-  eventId: string,
-  email: string,
-  clientAddress: string | null,
-): Promise<void> {
-  await sql`set local lock_timeout = '5s'`.execute(trx);
-  const keys = [
-    `pending-email:${eventId}:${email.toLowerCase()}`,
-    ...(clientAddress === null ? [] : [`pending-addr:${eventId}:${clientAddress}`]),
-  ].sort();
-  for (const k of keys) await sql`select pg_advisory_xact_lock(8015, hashtext(${k}))`.execute(trx);
-}
 
 /** The registration row of a booking, before its writer adds what its path sets. */
 export interface NewBooking {
@@ -166,6 +120,7 @@ export async function bookFree({
 }: Booking): Promise<RegisterResult> {
   const awaitingApproval = event.requires_approval;
   await deps.db.transaction().execute(async (trx) => {
+    await assertBuyerLimit(trx, event, booking);
     const row = { ...booking, confirmed_at: awaitingApproval ? null : now, order_id: null, payment_id: null };
     await lifecycle.insertBooking(trx, awaitingApproval ? 'await_approval' : 'book', row);
     await audit.recordChange(
@@ -202,6 +157,7 @@ export async function bookPaid(
   const amountPaise = booking.amount_paise;
   // Refused before any gateway order; checked again under locks where the booking is written.
   await assertPendingRoom(deps.db, event.id, email, clientAddress);
+  await assertBuyerLimitEarly(deps.db, event, booking);
   const gateway = deps.gatewayFor(event.mode, event.account_id);
   // Written before the call: an order whose answer is lost is found by its receipt.
   await orderChecks.openOrderCheck(deps, {
@@ -228,6 +184,7 @@ export async function bookPaid(
     // settled by reconciliation, like one whose promo code's last use went meanwhile.
     await lockPendingRoom(trx, event.id, email, clientAddress);
     await assertPendingRoom(trx, event.id, email, clientAddress);
+    await assertBuyerLimit(trx, event, booking);
     const row = {
       ...booking,
       confirmed_at: null,

@@ -38,17 +38,24 @@ import {
 import { soldOut } from './registrations.errors.js';
 import { bookOffline } from './offline-bookings.js';
 import { offlineMethod } from './offline-method.js';
+import { perBuyerLimit } from './buyer-limit.js';
+import { assertAdmitted } from '../waiting-room/admission-check.js';
 
 // Callers outside this module confirm paid bookings through these.
 export { confirmFromGateway, confirmStep2, type Confirmation } from './confirm-payment.service.js';
 export type { RegisterDeps };
 
 export type { RegisterResult } from './register-writes.js';
-export { PENDING_PER_ADDRESS, PENDING_PER_EMAIL } from './register-writes.js';
+export { PENDING_PER_ADDRESS, PENDING_PER_EMAIL } from './pending-room.js';
 
 /** Where a request came from, as the service sees it (Fastify's request.ip, after TRUST_PROXY). */
 export interface RequestContext {
   clientAddress?: string | undefined;
+  /**
+   * Present when the caller must show the waiting room's admission (a checkout key's call of
+   * the API's register): its `admissionToken`. A waitlist offer's holder is not asked.
+   */
+  admission?: { token: string | undefined } | undefined;
 }
 
 export async function register(
@@ -62,18 +69,15 @@ export async function register(
   const now = deps.clock.now();
   const offer = await offerFor(deps, event.id, input);
   if (offer) input = { ...input, subEventId: offer.subEventId, ticketType: offer.ticketType };
+  // A waitlist offer's holder is not asked for the waiting room's admission: the offer is their turn.
+  else if (context.admission)
+    assertAdmitted(deps.secretsKey, event, context.admission.token, input.email, now);
   // A seated event's booking is of the seats its hold has: their category is its tier.
   const held = await seatsHeld(deps, event, input);
   if (held) input = bookedAsHeld(input, held);
   const who = await whoBooks(deps, event, input);
   const quantity = 1 + who.members.length;
-  if (held && held.seatIds.length !== quantity) {
-    throw badRequest(
-      'seat_hold_mismatch',
-      `the hold has ${held.seatIds.length} seat(s) and the booking ${quantity} person(s): one seat per person`,
-      { field: 'holdToken' },
-    );
-  }
+  if (held) assertOneSeatEach(held.seatIds.length, quantity);
   const answers = validateAnswers(event.custom_fields, input.customFields ?? {});
   const billing = parseBilling(input.billing);
   const chosen = await whatIsBooked(deps, p, event, input, who.email, now, offer !== undefined);
@@ -81,8 +85,9 @@ export async function register(
   const { promo, amountPaise } = await priceWithPromo(deps, event, input.promoCode, chosen, quantity, now);
 
   const scopes = events.scopesFor(ticketType, subEventId);
+  // A per-buyer limit is counted under the buyer's locks, in a writer's transaction.
   const oneStatement =
-    amountPaise === 0 && !event.requires_approval && scopes.length === 1 && !promo && !offer && !held;
+    amountPaise === 0 && scopes.length === 1 && !promo && !offer && !held && plainFree(event);
   await assertRoom(deps, event, {
     offered: offer !== undefined,
     oneStatement,
@@ -107,13 +112,23 @@ export async function register(
   if (oneStatement) return bookInOneStatement(b);
   if (amountPaise === 0) return bookFree(b);
   const offline = offlineMethod(event, input, offer !== undefined);
-  if (offline) return bookOffline(b, { method: offline, billing });
-  return bookPaid(b, {
-    email: who.email,
-    billing,
-    clientAddress: p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null,
-  });
+  const clientAddress = p.keyClass === 'checkout' ? (context.clientAddress ?? null) : null;
+  if (offline) return bookOffline(b, { method: offline, billing, email: who.email, clientAddress });
+  return bookPaid(b, { email: who.email, billing, clientAddress });
 }
+
+/** A seated booking takes one held seat per person. */
+function assertOneSeatEach(seats: number, quantity: number): void {
+  if (seats === quantity) return;
+  throw badRequest(
+    'seat_hold_mismatch',
+    `the hold has ${seats} seat(s) and the booking ${quantity} person(s): one seat per person`,
+    { field: 'holdToken' },
+  );
+}
+
+/** The event's free bookings may take the one-statement path: no approval and no per-buyer limit. */
+const plainFree = (event: OwnedEvent) => !event.requires_approval && perBuyerLimit(event) === null;
 
 /** The event, if it takes this booking now: not remembered sold out (an offer's seat is held), published when live. */
 async function bookableEvent(

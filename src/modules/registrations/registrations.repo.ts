@@ -323,7 +323,8 @@ export async function countAwaitingPayment(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('event_id', '=', eventId)
     .where('status', '=', 'pending')
-    .where('pending_reason', '=', 'payment');
+    // A booking awaiting a payment outside the gateway holds its seats for days: it counts too.
+    .where('pending_reason', 'in', ['payment', 'offline_payment']);
   q =
     'email' in by
       ? q.where(sql<string>`lower(email)`, '=', by.email.toLowerCase())

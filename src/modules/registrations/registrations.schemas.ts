@@ -183,6 +183,13 @@ export const RegisterBody = Type.Object(
           'The token of a waitlist offer (the `offer` of the offer mail’s link): books the one seat the offer holds, for its track and tier, even while sold out. 409 `offer_not_valid` once it lapsed or was used; 400 `offer_mismatch` for another choice or with team members.',
       }),
     ),
+    admissionToken: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          'A checkout key, while the event’s waiting room is on (`onSale.waitingRoom.enabled`): the `admissionToken` its queue gave this email (`GET /e/{slug}/queue/status`); without a valid one, 403 `admission_required` (`field: "admissionToken"`). Full keys and a `waitlistOffer`’s holder are not asked.',
+      }),
+    ),
     holdToken: Type.Optional(
       Type.String({
         maxLength: 120,

@@ -29,6 +29,8 @@ export interface TemplateMessage {
 export interface CloudApi {
   uploadPng(png: Buffer): Promise<string>;
   sendTemplate(message: TemplateMessage): Promise<{ wamid: string }>;
+  /** A template without a header: its named body parameters only (a one-time code). */
+  sendTextTemplate(message: Omit<TemplateMessage, 'mediaId'>): Promise<{ wamid: string }>;
 }
 
 /** A template text parameter: no line breaks or tabs, no runs of spaces, at most 1,024 characters (Meta refuses them). */
@@ -36,8 +38,10 @@ export function templateText(s: string): string {
   return s.replace(/\s+/g, ' ').trim().slice(0, 1024) || '-';
 }
 
-/** The JSON of a ticket's template message. */
-export function templateBody(m: TemplateMessage): Record<string, unknown> {
+/** The JSON of a ticket's template message (without `mediaId`: no header). */
+export function templateBody(
+  m: Omit<TemplateMessage, 'mediaId'> & { mediaId?: string },
+): Record<string, unknown> {
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
@@ -48,7 +52,9 @@ export function templateBody(m: TemplateMessage): Record<string, unknown> {
       name: m.template,
       language: { code: m.language },
       components: [
-        { type: 'header', parameters: [{ type: 'image', image: { id: m.mediaId } }] },
+        ...(m.mediaId === undefined
+          ? []
+          : [{ type: 'header', parameters: [{ type: 'image', image: { id: m.mediaId } }] }]),
         {
           type: 'body',
           parameters: m.body.map((p) => ({
@@ -112,6 +118,13 @@ export function cloudApi(options: {
       code,
     );
   };
+  const send = async (message: Omit<TemplateMessage, 'mediaId'> & { mediaId?: string }) => {
+    const answer = await call('/messages', JSON.stringify(templateBody(message)), 'application/json');
+    const wamid = (answer.messages as { id?: unknown }[] | undefined)?.[0]?.id;
+    if (typeof wamid !== 'string')
+      throw new CloudApiError('the WhatsApp Cloud API answered a message without its id', undefined);
+    return { wamid };
+  };
   return {
     async uploadPng(png) {
       const form = new FormData();
@@ -123,12 +136,7 @@ export function cloudApi(options: {
         throw new CloudApiError('the WhatsApp Cloud API answered a media upload without an id', undefined);
       return answer.id;
     },
-    async sendTemplate(message) {
-      const answer = await call('/messages', JSON.stringify(templateBody(message)), 'application/json');
-      const wamid = (answer.messages as { id?: unknown }[] | undefined)?.[0]?.id;
-      if (typeof wamid !== 'string')
-        throw new CloudApiError('the WhatsApp Cloud API answered a message without its id', undefined);
-      return { wamid };
-    },
+    sendTemplate: (message) => send(message),
+    sendTextTemplate: (message) => send(message),
   };
 }

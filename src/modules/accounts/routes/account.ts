@@ -43,6 +43,15 @@ export const Session = Type.Object({
   emailVerified: EMAIL_VERIFIED,
 });
 
+/** The password was right and the person has two-factor on: the code goes with `challenge`. */
+export const TwoFactorChallenge = Type.Object({
+  twoFactorRequired: Type.Literal(true),
+  challenge: Type.String({
+    description: 'Send with the code to `POST /auth/login/two-factor`; valid 5 minutes.',
+  }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
 export const TOKEN = Type.String({ maxLength: 128, description: 'The token from the verification link.' });
 export const RESET_TOKEN = Type.String({
   maxLength: 128,

@@ -51,6 +51,11 @@ const examples: OperationExamples = {
             upiId: null,
             upiName: null,
           },
+          onSale: {
+            opensAt: null,
+            waitingRoom: { enabled: false, admitPerMinute: 120, sessionMinutes: 10 },
+            perBuyerLimit: null,
+          },
           createdAt: '2026-11-25T07:51:24.908Z',
           updatedAt: '2026-11-25T07:51:24.908Z',
         },

@@ -68,7 +68,7 @@ export const markPaidRegistration: Operation<RegisterDeps> = (app, deps) =>
       success: true as const,
       data: await presentOne(
         deps.db,
-        await markPaid(deps, keyPrincipal(req), req.params.id, req.params.registrationId, req.body),
+        (await markPaid(deps, keyPrincipal(req), req.params.id, req.params.registrationId, req.body)).reg,
       ),
     }),
   );
