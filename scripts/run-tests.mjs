@@ -71,11 +71,17 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 // A whole run on both storages spends each slow file where it proves something: the browser tests
 // drive pages (the same HTTP routes run on both storages in their own tests), so they run on the
 // embedded database only; the 100,000-row export memory test measures the service's streaming,
-// not the storage, and the short fuzz run the routes' handling of hostile input (both storages are
-// PostgreSQL servers, which refuse the same bytes), so they run on PostgreSQL only. Files named on
-// the command line run on both.
+// not the storage, the short fuzz run the routes' handling of hostile input (both storages are
+// PostgreSQL servers, which refuse the same bytes), and the short drop simulation and size
+// benchmark the waiting room's fairness and the benchmark's own loading and reading at scale
+// (the same SQL on either server), so they run on PostgreSQL only. Files named on the command
+// line run on both.
 const PAGES_ONLY = (f) => f.split(/[\\/]/).includes('browser');
-const POSTGRES_ONLY = (f) => /exports[\\/]memory\.test\.ts$/.test(f) || /fuzz[\\/]fuzz\.test\.ts$/.test(f);
+const POSTGRES_ONLY = (f) =>
+  /exports[\\/]memory\.test\.ts$/.test(f) ||
+  /fuzz[\\/]fuzz\.test\.ts$/.test(f) ||
+  /waiting-room[\\/]drop-sim\.test\.ts$/.test(f) ||
+  /bench[\\/]size-bench\.test\.ts$/.test(f);
 const both = only.length > 0 || !process.env.TEST_DATABASE_URL;
 const runs = [
   {
@@ -96,7 +102,7 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL is not set: the PostgreSQL pass is skipped.');
 }
 
-// One empty embedded cluster per run, copied into each in-process test server's fresh DATA_DIR.
+// One migrated embedded cluster per run, copied into each in-process test server's fresh DATA_DIR.
 const template = mkdtempSync(join(tmpdir(), 'svc-template-'));
 chmodSync(template, 0o711);
 const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', template], {
@@ -104,6 +110,18 @@ const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/embed
 });
 if (made.status !== 0) process.exit(made.status ?? 1);
 runs[0].env.TEST_EMBEDDED_TEMPLATE = join(template, 'db');
+// And one migrated PostgreSQL database, which each test asking for a database of its own copies.
+let pgTemplate;
+if (runs.some((r) => r.storage === 'postgres' && r.files.length > 0)) {
+  pgTemplate = `${new URL(process.env.TEST_DATABASE_URL).pathname.slice(1)}_template`;
+  const pgMade = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'test/helpers/postgres-template.ts', process.env.TEST_DATABASE_URL, pgTemplate],
+    { stdio: 'inherit' },
+  );
+  if (pgMade.status !== 0) process.exit(pgMade.status ?? 1);
+  runs.find((r) => r.storage === 'postgres').env.TEST_POSTGRES_TEMPLATE = pgTemplate;
+}
 
 // A whole run also counts the tests that ran (passed or failed; skipped and todo ones aside) on
 // each storage, from a TAP copy of the run's report: fewer than `minTestsRun` in
@@ -148,4 +166,11 @@ for (const run of runs) {
   }
 }
 rmSync(template, { recursive: true, force: true });
+if (pgTemplate) {
+  const admin = new URL(process.env.TEST_DATABASE_URL);
+  admin.pathname = '/postgres';
+  spawnSync('psql', [admin.toString(), '-qc', `drop database if exists "${pgTemplate}" with (force)`], {
+    stdio: 'inherit',
+  });
+}
 process.exit(failed ? 1 : 0);

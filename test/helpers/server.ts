@@ -86,7 +86,7 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
   return { ...env, ...extra };
 }
 
-/** A fresh database on the PostgreSQL server at TEST_DATABASE_URL, for a test whose workers must see no other file's jobs. */
+/** A fresh database on the PostgreSQL server at TEST_DATABASE_URL, for a test whose workers must see no other file's jobs (migrated already when the run made a template). */
 export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `${base.pathname.slice(1)}_iso_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
@@ -101,7 +101,9 @@ export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise
       await c.end();
     }
   };
-  await run(`create database "${name}"`);
+  // A whole run (scripts/run-tests.mjs) migrates a template once; a file run alone starts empty.
+  const template = process.env.TEST_POSTGRES_TEMPLATE;
+  await run(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
