@@ -8,8 +8,8 @@
 //   GET /events/:id/analytics     counts by status, revenue and admitted bookings: one GROUP BY
 //       on an index-only scan; seats taken from the event's row
 //   GET /accounts/:n/audit        the account's 100 newest audit entries
-//   GET /accounts/:n/events       the account's every event, in the dashboard's order, as an
-//       HTML table (the dashboard's list)
+//   GET /accounts/:n/events       the account's 50 first events in the dashboard's order and
+//       how many there are, as an HTML table (the first page of the dashboard's list)
 //   GET /events/:id/recent        the 50 newest registrations with their people, as an HTML
 //       table (the dashboard's registrations page)
 //   GET /events/:id/export        every registration as CSV, oldest first, read through a
@@ -122,13 +122,21 @@ const page = (title: string, head: string[], rows: unknown[][]) =>
 const events = {
   name: 'size_events',
   text: `select id, title, start_at, capacity, taken, registrations from ref_size_events
-         where account = $1 order by start_at desc, created_at desc, id`,
+         where account = $1 order by start_at desc, created_at desc, id limit 50`,
+};
+const eventCount = {
+  name: 'size_event_count',
+  text: 'select count(*)::int as n from ref_size_events where account = $1',
 };
 
 app.get<{ Params: { n: string } }>('/accounts/:n/events', async (req, reply) => {
-  const rows = (await db.query({ ...events, values: [Number(req.params.n)] })).rows;
+  const values = [Number(req.params.n)];
+  const [rows, count] = await Promise.all([
+    db.query({ ...events, values }).then((r) => r.rows),
+    db.query({ ...eventCount, values }).then((r) => r.rows[0].n as number),
+  ]);
   const body = page(
-    'Events',
+    `Events 1–${rows.length} of ${count}`,
     ['event', 'starts', 'capacity', 'taken', 'registrations'],
     rows.map((e) => [e.title, e.start_at.toISOString(), e.capacity || 'no limit', e.taken, e.registrations]),
   );

@@ -27,22 +27,23 @@ export function eventPages(app: FastifyInstance, ctx: PageContext): void {
 
   // ------------------------------------------------------------ events
 
-  app.get('/dashboard/events', PAGE, async (req, reply) => {
+  app.get<{ Querystring: { page?: string } }>('/dashboard/events', PAGE, async (req, reply) => {
     // Every member lands here; a door member, who reads no event, is sent on to the door.
     const s = sessionPrincipal(req);
     const member = s.role === undefined ? undefined : { role: s.role, eventIds: null };
     if (!may(member, 'read') && may(member, 'door')) return reply.redirect('/dashboard/door', 303);
-    return show(req, reply, 'events', 'Events', async (v) =>
-      eventViews.eventsList(
-        await Promise.all(
-          // A member limited to listed events sees those only (docs/decisions/25-organiser-teams-and-roles.md).
-          (await events.listEvents(deps.db, v.org))
-            .filter((e) => !v.s.eventIds || v.s.eventIds.includes(e.id))
-            .map(presentEvent),
-        ),
-        can(v, 'events.manage'),
-      ),
-    );
+    const asked = req.query.page;
+    const page = asked === undefined ? 1 : /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : Number.NaN;
+    return show(req, reply, 'events', 'Events', async (v) => {
+      // A page at a time; a member limited to listed events sees those only
+      // (docs/decisions/25-organiser-teams-and-roles.md).
+      const list = await events.listEventsNumbered(deps.db, v.org, {
+        page,
+        size: eventViews.EVENTS_PAGE_SIZE,
+        ids: v.s.eventIds ?? null,
+      });
+      return eventViews.eventsList(list.items, can(v, 'events.manage'), list);
+    });
   });
 
   app.get('/dashboard/events/new', PAGE, async (req, reply) =>

@@ -56,8 +56,37 @@ export function eventTabs(
   );
 }
 
-/** The events list; `canCreate`: the role may create events (otherwise no button to a refusal). */
-export function eventsList(list: EventView[], canCreate: boolean): Html {
+/** How many events a page of the events list shows. */
+export const EVENTS_PAGE_SIZE = 50;
+
+/** Where a page of the events list is: its number, how many pages, how many events in all. */
+export interface EventsPager {
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** Links to the list's pages before and after this one, and which events it shows. */
+function eventsPager(p: EventsPager, shown: number): Html {
+  const from = (p.page - 1) * EVENTS_PAGE_SIZE + 1;
+  const link = (page: number, rel: 'prev' | 'next', label: string) =>
+    html`<a href="/dashboard/events?page=${String(page)}" rel="${rel}">${label}</a>`;
+  return html`<p class="muted">Events ${String(from)}–${String(from + shown - 1)} of ${String(p.total)}</p>
+${
+  p.pages > 1
+    ? html`<nav class="pager" aria-label="Pages of events">
+${p.page > 1 ? link(p.page - 1, 'prev', 'Newer events') : ''}
+${p.page < p.pages ? link(p.page + 1, 'next', 'Older events') : ''}
+</nav>`
+    : ''
+}`;
+}
+
+/**
+ * A page of the events list; `canCreate`: the role may create events (otherwise no button to a
+ * refusal).
+ */
+export function eventsList(list: EventView[], canCreate: boolean, pager: EventsPager): Html {
   return html`${canCreate ? html`<p><a class="button" href="/dashboard/events/new">Create an event</a></p>` : ''}
 ${
   list.length === 0
@@ -70,7 +99,8 @@ ${
           e,
         ) => html`<tr><td data-label="Event"><a href="/dashboard/events/${encodeURIComponent(e.id)}">${e.title}</a></td><td data-label="Starts">${eventWhen(e.startDate)}</td><td data-label="Status">${badge(e.status)}</td>
 <td class="num" data-label="Seats taken">${e.taken}${e.capacity > 0 ? ` / ${e.capacity}` : ''}</td><td class="num" data-label="Price">${e.price === 0 ? 'Free' : rupees(e.price)}</td></tr>`,
-      )}</tbody></table></div>`
+      )}</tbody></table></div>
+${eventsPager(pager, list.length)}`
 }`;
 }
 

@@ -131,6 +131,33 @@ export function listAllEvents(db: Kysely<Database>, accountId: string, mode: Mod
     .execute();
 }
 
+/**
+ * One numbered page of an account's events in a mode, in the list's order (the dashboard's
+ * screen), with how many there are in all; `ids` limits both to those events (a member's).
+ */
+export async function listEventsNumbered(
+  db: Kysely<Database>,
+  accountId: string,
+  mode: Mode,
+  q: { limit: number; offset: number; ids: readonly string[] | null },
+): Promise<{ rows: EventRow[]; total: number }> {
+  if (q.ids !== null && q.ids.length === 0) return { rows: [], total: 0 };
+  let base = db.selectFrom('events').where('account_id', '=', accountId).where('mode', '=', mode);
+  if (q.ids !== null) base = base.where('id', 'in', q.ids);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy(sql`start_at desc nulls last`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
 /** How many events the list holds in all. */
 export async function countForList(
   db: Kysely<Database>,

@@ -186,6 +186,41 @@ export async function listEventsPage(
   };
 }
 
+/**
+ * One numbered page of the dashboard's events list (1-based), seats read for the page in one
+ * query; `ids` limits it to a member's listed events. A page past the last (page 1 is always
+ * there) or not a whole number from 1 answers 400.
+ */
+export async function listEventsNumbered(
+  db: Kysely<Database>,
+  p: KeyPrincipal,
+  q: { page: number; size: number; ids: readonly string[] | null },
+) {
+  const last = (total: number) => Math.max(1, Math.ceil(total / q.size));
+  const refuse = (pages: number | undefined) =>
+    badRequest(
+      'invalid_field',
+      `no such page: page is a whole number from 1${pages === undefined ? '' : ` to ${pages}`}`,
+    );
+  if (!Number.isSafeInteger(q.page) || q.page < 1) throw refuse(undefined);
+  const { rows, total } = await repo.listEventsNumbered(db, p.userId, p.mode, {
+    limit: q.size,
+    offset: (q.page - 1) * q.size,
+    ids: q.ids,
+  });
+  if (q.page > last(total)) throw refuse(last(total));
+  const usage = await usageForMany(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    items: rows.map((r) => presentEvent(r, usage.get(r.id)!)),
+    total,
+    page: q.page,
+    pages: last(total),
+  };
+}
+
 /** Staff: switch the service's own ticket email for one event (any account's). */
 export async function setTicketEmails(
   deps: EventDeps,
