@@ -76,7 +76,10 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 // benchmark the waiting room's fairness and the benchmark's own loading and reading at scale
 // (the same SQL on either server), so they run on PostgreSQL only. Files named on the command
 // line run on both.
-const PAGES_ONLY = (f) => f.split(/[\\/]/).includes('browser');
+// The unit tests (test/unit/) and the architecture checks (test/architecture/) touch no storage
+// at all: pure rules and the source itself; a second pass would prove nothing, so they run on
+// the embedded pass only, with the browser tests.
+const EMBEDDED_ONLY = (f) => ['browser', 'unit', 'architecture'].includes(f.split(/[\\/]/).at(-2));
 const POSTGRES_ONLY = (f) =>
   /exports[\\/]memory\.test\.ts$/.test(f) ||
   /fuzz[\\/]fuzz\.test\.ts$/.test(f) ||
@@ -96,7 +99,7 @@ if (process.env.TEST_DATABASE_URL) {
     name: 'PostgreSQL at TEST_DATABASE_URL',
     storage: 'postgres',
     env: { TEST_DB: 'postgres' },
-    files: only.length > 0 ? all : all.filter((f) => !PAGES_ONLY(f)),
+    files: only.length > 0 ? all : all.filter((f) => !EMBEDDED_ONLY(f)),
   });
 } else {
   console.log('TEST_DATABASE_URL is not set: the PostgreSQL pass is skipped.');
