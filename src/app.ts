@@ -56,6 +56,7 @@ import { installConnectionGate, type ConnectionGate } from './http/connection-ga
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { parseJson } from './http/json-body.js';
 import { ErrorBody } from './http/schemas.js';
+import { lazySchemas } from './http/lazy-schemas.js';
 import { seatHoldsRoutes } from './modules/seat-holds/seat-holds.routes.js';
 import { waitingRoomRoutes } from './modules/waiting-room/waiting-room.routes.js';
 
@@ -147,7 +148,10 @@ function createFastify(deps: Deps, newRequestId: () => string): App {
   // Node checks the timeouts on a timer, by default every 30 s: check often enough that they hold.
   const { requestTimeoutMs } = deps.config.http;
   const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
-  return Fastify({
+  // Route schemas compile at their first use (src/http/lazy-schemas.ts).
+  const schemas = lazySchemas();
+  const app = Fastify({
+    schemaController: schemas.schemaController,
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
     requestTimeout: requestTimeoutMs,
@@ -171,7 +175,9 @@ function createFastify(deps: Deps, newRequestId: () => string): App {
     },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(deps.config.trustProxy),
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  });
+  schemas.attach(app);
+  return app.withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 }
 
 function gateConnections(app: App, deps: Deps): ConnectionGate {
