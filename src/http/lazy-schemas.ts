@@ -23,7 +23,10 @@ export function lazyCompilersFactory(into: Set<() => void>) {
   const serializers = SerializerSelector();
   return {
     buildValidator(external: unknown, options: unknown): Compiler<Validate> {
-      const compile = (validators as (e: unknown, o: unknown) => Compiler<Validate>)(external, options);
+      const compile = (validators as unknown as (e: unknown, o: unknown) => Compiler<Validate>)(
+        external,
+        options,
+      );
       return (route) => {
         let fn: Validate | undefined;
         const now = () => (fn ??= compile(route));
@@ -39,7 +42,10 @@ export function lazyCompilersFactory(into: Set<() => void>) {
       };
     },
     buildSerializer(external: unknown, options: unknown): Compiler<Serialize> {
-      const compile = (serializers as (e: unknown, o: unknown) => Compiler<Serialize>)(external, options);
+      const compile = (serializers as unknown as (e: unknown, o: unknown) => Compiler<Serialize>)(
+        external,
+        options,
+      );
       return (route) => {
         let fn: Serialize | undefined;
         const now = () => (fn ??= compile(route));
