@@ -529,14 +529,27 @@
     /** The hold is over (its time ran out, or the booking found it lapsed): the seats are dropped. */
     function holdEnded(message) {
       var token = state.held && state.held.token;
+      var letting = mine;
       forgetHold();
       state.want = [];
+      // The service may keep it a moment longer by its own clock: let it go now, then look again.
+      // Until it has, a refresh still reads the seats held; they stay the buyer's, shown free.
+      if (token) mine = letting;
       repaintMarks();
       renderChosen();
       showError(message);
-      // The service may keep it a moment longer by its own clock: let it go now, then look again.
-      if (token) void io.release(token).then(poll);
-      else poll();
+      if (!token) return poll();
+      var seatsLet = Object.keys(letting).map(Number);
+      void io.release(token).then(function () {
+        // Unless the buyer has held seats again meanwhile, the ones let go read free until the refresh.
+        if (mine === letting) {
+          mine = Object.create(null);
+          letGoLocally(seatsLet, []);
+          for (var k = 0; k < seatsLet.length; k++) paint(seatsLet[k]);
+        }
+        state.gen++;
+        poll();
+      });
     }
 
     // ------------------------------------------------------------ the countdown
