@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomInt, scrypt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { REDIS_URL, redisAnswers } from '../helpers/redis.js';
 import { passwordChecks } from '../../src/modules/accounts/passwords.js';
 import { call, signup, uniqueEmail } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -246,25 +246,6 @@ describe('login limits', () => {
   });
 });
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 const redisUp = await redisAnswers();
 const redisSkip =
   !redisUp &&

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
+import { REDIS_URL, redisAnswers } from '../helpers/redis.js';
 import { call, signup, uniqueEmail } from '../helpers/http.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { drainJobs, startServer, type TestServer } from '../helpers/server.js';
@@ -13,26 +13,7 @@ import { dashboardSessionsOf, jobsOf } from '../helpers/rows.js';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 const redisUp = await redisAnswers();
 const redisSkip =
   !redisUp &&

@@ -4,31 +4,11 @@
 // whether a Redis answers for the tests that run the queue in Redis.
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { Redis } from 'ioredis';
 import { call } from './http.js';
 import { keptMail } from './rows.js';
 import { drainJobs, serverAt } from './server.js';
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-export async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+export { REDIS_URL, redisAnswers } from './redis.js';
 
 /** The `altcha` field for a solution of `challenge` (base64 of `{ challenge, solution }`). */
 export async function solved(challenge: Challenge, counter?: number): Promise<string> {

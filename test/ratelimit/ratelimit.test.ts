@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
+import { REDIS_URL, redisAnswers } from '../helpers/redis.js';
 import { pino } from 'pino';
 import { ManualClock } from '../../src/lib/clock.js';
 import { RedisRateLimiter } from '../../src/http/rate-limit.js';
@@ -13,7 +14,6 @@ import { call, createKey, organiser, type Reply } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const MINUTE = 60_000;
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * A clock 100 ms into a minute no other run uses: a random minute up to ten years
@@ -39,25 +39,6 @@ function assertLimited(r: Reply, limit: number, resetSeconds: number): void {
   assert.equal(r.headers.get('ratelimit-limit'), String(limit));
   assert.equal(r.headers.get('ratelimit-remaining'), '0');
   assert.equal(r.headers.get('ratelimit-reset'), String(resetSeconds));
-}
-
-async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
 }
 
 describe('rate limits in process', () => {
