@@ -23,13 +23,16 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-// Starting under tsx takes 25 to 33 s on the shared 2-core machine when it is busy: 30 s was
-// too short a wait to tell a service that cannot start from a slow machine.
+/** The TypeScript loader the test run itself uses (test/helpers/ts-hooks.mjs), for the service processes tests start. */
+const TS_HOOKS = new URL('./ts-hooks.mjs', import.meta.url).href;
+
+// Starting from the TypeScript sources is slow on a shared 2-core machine when it is busy: 30 s
+// was too short a wait to tell a service that cannot start from a slow machine.
 export async function startProcess(
   env: Record<string, string>,
   timeoutMs = 90_000,
   nodeArgs: string[] = [],
-  entry: string[] = ['--import', 'tsx', 'src/server.ts'],
+  entry: string[] = ['--import', TS_HOOKS, 'src/server.ts'],
 ): Promise<ServiceProcess> {
   const port = await freePort();
   let errors = '';
