@@ -23,7 +23,7 @@ for (let i = 1; i <= runs; i++) {
 const ok = all.length === runs && all.every((f) => f.violations.length === 0);
 console.log(
   ok
-    ? `failover: ${runs} runs in a row, 0 acknowledged bookings lost, every instance booking again within ${BACK_WITHIN_MS / 1000} s`
+    ? `failover: ${runs} runs in a row, 0 acknowledged writes lost (bookings, paid confirmations, admits), every instance answering again within ${BACK_WITHIN_MS / 1000} s`
     : 'failover: FAILED',
 );
 process.exit(ok ? 0 : 1);

@@ -1,23 +1,36 @@
 // One failover (docs/operations/high-availability.md): three service instances on the highly
-// available PostgreSQL of ha-cluster.ts, through HAProxy, booking under load from many callers;
-// the primary's machine dies (Patroni and every PostgreSQL process of it SIGKILLed); the standby
-// is promoted; then what callers rely on is checked:
-// - every instance stays up and books again, within BACK_WITHIN_MS of the kill;
-// - while there is no primary, an answer is a 201 for a booking stored or a 503 with Retry-After,
+// available PostgreSQL of ha-cluster.ts, through HAProxy, under the mixed load of mixed-load.ts
+// (bookings on a hot event and spread over small ones, paid bookings confirmed through the
+// Razorpay emulator, door admits, a broadcast) from many callers; the primary's machine dies
+// (Patroni and every PostgreSQL process of it SIGKILLed); the standby is promoted; then what
+// callers rely on is checked:
+// - every instance stays up and answers again (an acknowledged write), within BACK_WITHIN_MS of the kill;
+// - while there is no primary, an answer is an acknowledgement or a 503 with Retry-After,
 //   never a 500 and never a dropped connection;
-// - no acknowledged booking is lost: every 201 is a confirmed booking on the new primary;
-// - the job workers carry on: every ticket mail queued, before or after, is sent;
+// - no acknowledged write is lost: every booking, paid confirmation and admit is on the new
+//   primary; nothing is sold past capacity, confirmed by one payment twice or admitted twice;
+// - the job workers carry on: every ticket mail and the broadcast queued, before or after, is sent;
 // - the door's LISTEN connection is back on the new primary: every instance's
-//   `door_listener_connects_total` counts a reconnect.
+//   `door_listener_connects_total` counts a reconnect, and its roster shows the last admits.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { sleep } from '../../src/db/embedded-process.js';
-import { createEvent, keyApi } from '../helpers/factories.js';
-import { call, organiser } from '../helpers/http.js';
+import { uniqueEmail } from '../helpers/http.js';
 import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { gatewayEnv, startRazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startHaCluster } from './ha-cluster.js';
+import {
+  type Acknowledged,
+  broadcast,
+  checkLoad,
+  makeCaller,
+  rostersCatchUp,
+  setUpWorld,
+} from './mixed-load.js';
+
+const creds = { keyId: 'rzp_live_FailoverEmulator1', keySecret: 'failoveremulatorsecret00' };
 
 export const BACK_WITHIN_MS = 30_000;
 
@@ -38,12 +51,17 @@ export interface FailoverOptions {
 }
 
 export interface FailoverFigures {
+  /** Free bookings acknowledged (201). */
   acknowledged: number;
+  /** Paid bookings confirmed, door admits, broadcasts accepted. */
+  payments: number;
+  admits: number;
+  broadcasts: number;
   /** 503s with Retry-After while no primary answered. */
   refused: number;
   /** From the kill to the promoted node answering as primary (Patroni's REST API). */
   promotedAfterMs: number;
-  /** Per instance, from the kill to the first 201 of a request sent after it. */
+  /** Per instance, from the kill to the first acknowledgement of a request sent after it. */
   backAfterMs: number[];
   lost: number;
   mailsLeft: number;
@@ -55,9 +73,13 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
   const dir = mkdtempSync(join(tmpdir(), 'svc-failover-'));
   chmodSync(dir, 0o755); // the database's user reaches its cluster directory through it
   const cluster = await startHaCluster(join(dir, 'cluster'), o.fault === undefined);
+  const rzp = await startRazorpayEmulator(creds);
   const procs: ServiceProcess[] = [];
   const f: FailoverFigures = {
     acknowledged: 0,
+    payments: 0,
+    admits: 0,
+    broadcasts: 0,
     refused: 0,
     promotedAfterMs: Number.NaN,
     backAfterMs: [],
@@ -71,9 +93,13 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
       `cluster settled: ${first.name} leads, the other is its ${o.fault ? 'asynchronous' : 'synchronous'} standby`,
     );
     await createDatabase(cluster.url(), 'svc');
+    const staffEmail = uniqueEmail('failover-staff');
+    const dataDirs = [0, 1, 2].map((i) => mkdtempSync(join(dir, `svc${i}-`)));
     const env = (i: number): Record<string, string> => ({
+      ...gatewayEnv(rzp, creds),
+      STAFF_EMAILS: staffEmail,
       DATABASE_URL: cluster.url('svc'),
-      DATA_DIR: mkdtempSync(join(dir, `svc${i}-`)),
+      DATA_DIR: dataDirs[i]!,
       SESSION_SECRET: 'failover-run-session-secret-0123456789abcdef',
       SECRETS_KEY: 'failover-run-secrets-key-0123456789abcdefgh',
       EMAIL_DNS_CHECK: 'false',
@@ -81,37 +107,23 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     });
     for (let i = 0; i < 3; i++) procs.push(await startProcess(env(i), 120_000, [], ['dist/server.js']));
     log('three instances ready');
-    const org = await organiser(procs[0]!.url);
-    const eventId = await createEvent(keyApi(procs[0]!.url, org.key), { capacity: 0 });
+    const world = await setUpWorld(procs[0]!.url, dataDirs, staffEmail);
 
-    const acked: string[] = [];
+    const acked: Acknowledged = { bookings: [], hot: [], payments: [], admits: [], broadcasts: 0 };
     let killedAt = 0;
     const back = new Map<number, number>();
     let seq = 0;
     const stopAt = { t: Number.POSITIVE_INFINITY };
     const deadline = Date.now() + (o.beforeMs ?? 10_000) + 120_000;
+    const urls = () => procs.map((p) => p.url);
+    const door = { next: 0 };
     const caller = async (c: number) => {
+      const me = makeCaller(c, urls, world, rzp, acked, f.violations, door);
       while (Date.now() < stopAt.t && Date.now() < deadline) {
-        const i = (c + seq) % procs.length;
-        const sent = Date.now();
-        let r: Awaited<ReturnType<typeof call<{ registrationId: string }>>> | undefined;
-        try {
-          r = await call(procs[i]!.url, 'POST', `/api/v1/events/${eventId}/register`, {
-            key: org.key,
-            body: { name: 'Asha Rao', email: `failover-${++seq}@example.in` },
-          });
-        } catch (err) {
-          f.violations.push(`instance ${i}: no answer (${(err as Error).message})`);
-          await sleep(100);
-          continue;
-        }
-        if (r.status === 201) {
-          acked.push(r.body.registrationId);
-          if (killedAt > 0 && sent > killedAt && !back.has(i)) back.set(i, Date.now() - killedAt);
-        } else if (r.status === 503 && r.headers.get('retry-after')) {
-          f.refused++;
-          await sleep(Math.min(1000, Number(r.headers.get('retry-after')) * 1000));
-        } else f.violations.push(`instance ${i}: ${r.status} ${r.text.slice(0, 200)}`);
+        const i = (c + seq++) % procs.length;
+        const { sent, acked: ok, refused } = await me.step(i);
+        if (refused) f.refused++;
+        if (ok && killedAt > 0 && sent > killedAt && !back.has(i)) back.set(i, Date.now() - killedAt);
       }
     };
     const load = Promise.all(Array.from({ length: o.callers ?? 24 }, (_, c) => caller(c)));
@@ -124,11 +136,13 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
       log(`planted fault: ${standby.name}'s WAL receiver frozen for ${o.fault.lagMs} ms before the kill`);
       await sleep(o.fault.lagMs);
     }
-    const ackedBefore = acked.length;
+    const ackedBefore = acked.bookings.length;
     killedAt = Date.now();
     cluster.kill(dead);
     if (o.fault) cluster.replication(standby, true);
     log(`${ackedBefore} bookings acknowledged; ${dead.name}'s machine killed`);
+    // A broadcast sent while there is no primary: refused until one answers, then queued once.
+    const news = broadcast(procs[1]!.url, world, f.violations);
     for (;;) {
       const now = await cluster.primary();
       if (now && now !== dead) {
@@ -145,23 +159,22 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     while (back.size < procs.length && Date.now() < killedAt + 120_000) await sleep(200);
     stopAt.t = Date.now() + (o.afterMs ?? 5_000);
     await load;
-    f.acknowledged = acked.length;
+    if (await news) acked.broadcasts += 1;
+    f.acknowledged = acked.bookings.length;
+    f.payments = acked.payments.length;
+    f.admits = new Set(acked.admits).size;
+    f.broadcasts = acked.broadcasts;
     f.backAfterMs = procs.map((_, i) => back.get(i) ?? Number.NaN);
     for (const [i, ms] of f.backAfterMs.entries())
       if (!(ms <= BACK_WITHIN_MS))
-        f.violations.push(`instance ${i} booked again after ${ms} ms (at most ${BACK_WITHIN_MS})`);
+        f.violations.push(`instance ${i} answered again after ${ms} ms (at most ${BACK_WITHIN_MS})`);
     for (const [i, p] of procs.entries())
       if (p.child.exitCode !== null) f.violations.push(`instance ${i} exited: ${p.stderr().slice(-500)}`);
 
     const db = new pg.Client({ connectionString: cluster.url('svc') });
     await db.connect();
     try {
-      const stored = await db.query<{ id: string }>(
-        `select id from registrations where id = any($1::text[]) and status = 'confirmed'`,
-        [acked],
-      );
-      f.lost = acked.length - stored.rows.length;
-      if (f.lost > 0) f.violations.push(`${f.lost} of ${acked.length} acknowledged bookings missing`);
+      f.lost = await checkLoad(db, world, acked, f.violations);
       const drainBy = Date.now() + 180_000;
       for (;;) {
         const left = await db.query<{ n: string }>(`select count(*) as n from jobs where status = 'pending'`);
@@ -173,6 +186,7 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     } finally {
       await db.end();
     }
+    await rostersCatchUp(urls(), world, acked, f.violations);
     for (const [i, p] of procs.entries()) {
       const metrics = await (await fetch(`${p.url}/metrics`)).text();
       const connects = Number(/^door_listener_connects_total (\d+)$/m.exec(metrics)?.[1] ?? 0);
@@ -184,6 +198,7 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await cluster.stop();
+    await rzp.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
