@@ -1,6 +1,7 @@
 // `npm run failover:fault`: the failover run's planted fault, showing its checks can fail. The
 // cluster replicates asynchronously and promotes a standby however far behind it is; the
-// standby's WAL receiver is frozen for a few seconds before the primary's machine dies, so the
+// standby's WAL receiver is frozen for a few seconds before the primary's machine dies (and killed
+// with it, so the WAL it held unread dies with the link), so the
 // bookings acknowledged in those seconds exist only on the dead node. The run passes only when
 // the failover's checks report those acknowledged bookings as lost (the promise that
 // synchronous replication keeps in `npm run failover`).

@@ -139,7 +139,9 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     const ackedBefore = acked.bookings.length;
     killedAt = Date.now();
     cluster.kill(dead);
-    if (o.fault) cluster.replication(standby, true);
+    // The planted fault: the WAL received but unread dies with the link (the standby's server
+    // restarts its receiver, and Patroni promotes it however far behind it is).
+    if (o.fault) cluster.cutReplication(standby);
     log(`${ackedBefore} bookings acknowledged; ${dead.name}'s machine killed`);
     // A broadcast sent while there is no primary: refused until one answers, then queued once.
     const news = broadcast(procs[1]!.url, world, f.violations);

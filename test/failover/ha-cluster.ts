@@ -68,6 +68,12 @@ export interface HaCluster {
   kill(node: PatroniNode): void;
   /** Freezes (SIGSTOP) or thaws (SIGCONT) the WAL receiver of a standby: the planted fault's lag. */
   replication(node: PatroniNode, on: boolean): void;
+  /**
+   * Kills (SIGKILL) the WAL receiver of a standby, as the link dies with the primary's machine:
+   * the WAL its socket had received but it had not read is gone with it, as it would be if the
+   * primary's kernel had died too (a killed PostgreSQL's kernel still sends what it had queued).
+   */
+  cutReplication(node: PatroniNode): void;
   stop(): Promise<void>;
   logs(): string;
 }
@@ -265,6 +271,9 @@ export async function startHaCluster(dir: string, synchronous = true): Promise<H
     replication(node, on) {
       for (const pid of childrenOf(node.dataDir, 'walreceiver'))
         process.kill(pid, on ? 'SIGCONT' : 'SIGSTOP');
+    },
+    cutReplication(node) {
+      for (const pid of childrenOf(node.dataDir, 'walreceiver')) process.kill(pid, 'SIGKILL');
     },
     async stop() {
       for (const p of [haproxy, ...nodes.map((n) => n.patroni)]) p.child.kill('SIGTERM');
