@@ -4,9 +4,11 @@
 // (module.registerHooks) in the loading thread. tsx's hooks run in a thread of their own, and
 // a test process loads close to two thousand modules (the service, Fastify, TypeBox, Kysely):
 // each crossing to that thread and back made loading the service the largest fixed cost of a
-// test file. Each file's JavaScript is kept in TS_HOOKS_CACHE (by its path and content), so
-// a run transforms each file once. On a Node without registerHooks (before 22.15) this
-// falls back to tsx itself.
+// test file. Each file's JavaScript is kept in TS_HOOKS_CACHE (by its path and content; a whole
+// run gives a folder of its own, removed at its end, else one in the system's temporary
+// directory), so a run transforms each file once. esbuild is a named development dependency,
+// at the version tsx uses. On a Node without registerHooks (before 22.15) this falls back to
+// tsx itself.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
