@@ -325,6 +325,22 @@ describe('trust and safety in registrations and events', () => {
     const regs = await readAll(`/api/v1/events/${ids[0]}/registrations`);
     assert.deepEqual(regs.seen, regIds);
     assert.equal(regs.count, 5);
+    // Bookings made at one instant page in the order of their ids, each once.
+    const sameInstant: string[] = [];
+    for (let i = 0; i < 5; i++)
+      sameInstant.push(
+        (
+          await api(
+            'POST',
+            `/api/v1/events/${ids[1]}/register`,
+            { name: 'Q', email: uniqueEmail() },
+            paging.key,
+          )
+        ).body.registrationId,
+      );
+    const tied = await readAll(`/api/v1/events/${ids[1]}/registrations`);
+    assert.deepEqual(tied.seen, [...sameInstant].sort());
+    assert.equal(tied.count, 5);
     for (const code of ['AA', 'BB', 'CC'])
       await api('POST', `/api/v1/events/${ids[0]}/promo-codes`, { code, discountPercent: 5 }, paging.key);
     const codes = await readAll(`/api/v1/events/${ids[0]}/promo-codes`);

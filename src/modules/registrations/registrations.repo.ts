@@ -37,9 +37,10 @@ export function listByEvent(
 ): Promise<RegistrationRow[]> {
   let q = db.selectFrom('registrations as r').selectAll('r').where('r.event_id', '=', eventId);
   if (after !== undefined) {
+    // A row-value comparison the index registrations_event_order walks from the cursor on (an
+    // EXISTS per row read every booking before the cursor again: slow on deep pages).
     q = q.where(
-      sql<boolean>`exists (select 1 from registrations c where c.id = ${after} and c.event_id = ${eventId}
-        and (r.created_at > c.created_at or (r.created_at = c.created_at and r.id > c.id)))`,
+      sql<boolean>`(r.created_at, r.id) > (select c.created_at, c.id from registrations c where c.id = ${after} and c.event_id = ${eventId})`,
     );
   }
   return q
