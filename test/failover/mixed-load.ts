@@ -105,6 +105,25 @@ export interface Caller {
   step(i: number): Promise<{ sent: number; acked: boolean; refused: boolean }>;
 }
 
+/** One booking attempt at instance `i` (a fresh buyer each time, named from `tag`), classified. */
+function booker(tag: string, urls: () => string[], world: World, violations: string[]) {
+  let n = 0;
+  return async (i: number, eventId: string, expected: number[]) => {
+    const sent = Date.now();
+    const { outcome, r } = await classify(
+      () =>
+        call(urls()[i]!, 'POST', `/api/v1/events/${eventId}/register`, {
+          key: world.key,
+          body: { name: 'Asha Rao', email: `${tag}-${++n}@example.in` },
+        }),
+      expected,
+      violations,
+      `instance ${i} booking`,
+    );
+    return { sent, outcome, r };
+  };
+}
+
 /**
  * The callers' kinds by number: 0, 1 and 5 book the hot event, 2 the spread events, 3 pays, 4
  * admits at the door.
@@ -118,26 +137,17 @@ export function makeCaller(
   violations: string[],
   door: { next: number },
 ): Caller {
-  let n = 0;
-  const book = async (i: number, eventId: string, expected: number[]) => {
-    const sent = Date.now();
-    const { outcome, r } = await classify(
-      () =>
-        call(urls()[i]!, 'POST', `/api/v1/events/${eventId}/register`, {
-          key: world.key,
-          body: { name: 'Asha Rao', email: `failover-${c}-${++n}@example.in` },
-        }),
-      expected,
-      violations,
-      `instance ${i} booking`,
-    );
-    return { sent, outcome, r };
-  };
+  const book = booker(`failover-${c}`, urls, world, violations);
   const kind = c % 6;
+  let spreadTurn = 0;
   if (kind === 2)
     return {
       async step(i) {
-        const { sent, outcome, r } = await book(i, world.spread[(c + n) % SPREAD_EVENTS]!, [201, 409]);
+        const { sent, outcome, r } = await book(
+          i,
+          world.spread[(c + spreadTurn++) % SPREAD_EVENTS]!,
+          [201, 409],
+        );
         if (outcome === 'ok' && r!.status === 201) acked.bookings.push(r!.body.registrationId);
         return { sent, acked: outcome === 'ok' && r!.status === 201, refused: outcome === 'refused' };
       },
@@ -165,32 +175,23 @@ function payingCaller(
   acked: Acknowledged,
   violations: string[],
 ): Caller {
-  let n = 0;
+  const book = booker(`failover-paid-${c}`, urls, world, violations);
   let held: { registrationId: string; orderId: string; paymentId: string } | undefined;
   return {
     async step(i) {
-      const sent = Date.now();
-      const at = urls()[i]!;
       if (held === undefined) {
-        const { outcome, r } = await classify(
-          () =>
-            call(at, 'POST', `/api/v1/events/${world.paid}/register`, {
-              key: world.key,
-              body: { name: 'Ravi Iyer', email: `failover-paid-${c}-${++n}@example.in` },
-            }),
-          [201, 409],
-          violations,
-          `instance ${i} paid booking`,
-        );
+        const { sent, outcome, r } = await book(i, world.paid, [201, 409]);
         if (outcome === 'ok' && r!.status === 201) {
           const orderId = String(r!.body.orderId);
           held = { registrationId: r!.body.registrationId, orderId, paymentId: String(rzp.pay(orderId).id) };
         }
         return { sent, acked: false, refused: outcome === 'refused' };
       }
+      const sent = Date.now();
       const ids = held;
       const { outcome, r } = await classify(
-        () => call(at, 'POST', `/api/v1/events/${world.paid}/register`, { key: world.key, body: ids }),
+        () =>
+          call(urls()[i]!, 'POST', `/api/v1/events/${world.paid}/register`, { key: world.key, body: ids }),
         [200],
         violations,
         `instance ${i} confirmation`,

@@ -308,36 +308,26 @@ describe('trust and safety in registrations and events', () => {
     const evs = await readAll('/api/v1/events');
     assert.deepEqual(evs.seen, [...ids].reverse(), 'newest start first, each once');
     assert.equal(evs.count, 5);
+    const book = async (eventId: string): Promise<string> =>
+      (
+        await api(
+          'POST',
+          `/api/v1/events/${eventId}/register`,
+          { name: 'P', email: uniqueEmail() },
+          paging.key,
+        )
+      ).body.registrationId;
     const regIds: string[] = [];
     for (let i = 0; i < 5; i++) {
       server.clock.advance(1000);
-      regIds.push(
-        (
-          await api(
-            'POST',
-            `/api/v1/events/${ids[0]}/register`,
-            { name: 'P', email: uniqueEmail() },
-            paging.key,
-          )
-        ).body.registrationId,
-      );
+      regIds.push(await book(ids[0]!));
     }
     const regs = await readAll(`/api/v1/events/${ids[0]}/registrations`);
     assert.deepEqual(regs.seen, regIds);
     assert.equal(regs.count, 5);
     // Bookings made at one instant page in the order of their ids, each once.
     const sameInstant: string[] = [];
-    for (let i = 0; i < 5; i++)
-      sameInstant.push(
-        (
-          await api(
-            'POST',
-            `/api/v1/events/${ids[1]}/register`,
-            { name: 'Q', email: uniqueEmail() },
-            paging.key,
-          )
-        ).body.registrationId,
-      );
+    for (let i = 0; i < 5; i++) sameInstant.push(await book(ids[1]!));
     const tied = await readAll(`/api/v1/events/${ids[1]}/registrations`);
     assert.deepEqual(tied.seen, [...sameInstant].sort());
     assert.equal(tied.count, 5);
