@@ -145,7 +145,7 @@ async function seed(
     [prefix, eventId, accountId, count, width],
   );
   await db.query(
-    `insert into attendees (id, registration_id, idx, name, email) select id, id, 0, name, email from registrations where event_id = $1`,
+    `insert into attendees (id, registration_id, event_id, idx, name, email) select id, id, event_id, 0, name, email from registrations where event_id = $1`,
     [eventId],
   );
   await db.query(`update seat_counters set taken = $2 where event_id = $1 and scope = 'event'`, [

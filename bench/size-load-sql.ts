@@ -61,8 +61,8 @@ export const insertWindow = `
     order by x.at
     returning id, event_id, status, name, email, quantity, created_at
   ), a as (
-    insert into attendees (id, registration_id, idx, name, email, checked_in_at, checked_in_by)
-    select case when k = 0 then r.id else 'tkt_' || ${RAND} end, r.id, k,
+    insert into attendees (id, registration_id, event_id, idx, name, email, checked_in_at, checked_in_by)
+    select case when k = 0 then r.id else 'tkt_' || ${RAND} end, r.id, r.event_id, k,
       case when k = 0 then r.name else r.name || ' guest ' || k end,
       case when k = 0 then r.email else replace(r.email, '@', '+' || k || '@') end,
       c.at, case when c.at is not null then 'dashboard' end

@@ -208,7 +208,7 @@ describe('door check-in', () => {
   });
 
   it('is for full keys only, and feeds analytics checkedInCount', async () => {
-    const eventId = await event();
+    const eventId = await event({ maxTeamSize: 3 });
     const a = await book(eventId);
     await book(eventId);
     const checkout = await createKey(server.url, org.token, { class: 'checkout' });
@@ -233,5 +233,11 @@ describe('door check-in', () => {
     assert.equal((await api('GET', `/api/v1/events/${eventId}/analytics`)).body.checkedInCount, 1);
     await admit(eventId, { registrationId: a.id, undo: true });
     assert.equal((await api('GET', `/api/v1/events/${eventId}/analytics`)).body.checkedInCount, 0);
+    // A booking counts once however many of its people are in, and while any one of them is.
+    const team = await book(eventId, 2);
+    await admit(eventId, { registrationId: team.id });
+    assert.equal((await api('GET', `/api/v1/events/${eventId}/analytics`)).body.checkedInCount, 1);
+    await admit(eventId, { registrationId: team.id, memberIndex: 0, undo: true });
+    assert.equal((await api('GET', `/api/v1/events/${eventId}/analytics`)).body.checkedInCount, 1);
   });
 });

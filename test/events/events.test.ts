@@ -793,15 +793,17 @@ describe('events', () => {
       await addRegistration(server, id, { status: 'pending', amountPaise: 50000 });
       await addRegistration(server, id, { status: 'cancelled', amountPaise: 50000 });
       await addRegistration(server, id, { status: 'refunded', amountPaise: 50000 });
+      // Someone was in before their booking was cancelled: the booking is not counted as checked in.
+      await addRegistration(server, id, { status: 'cancelled', amountPaise: 50000, checkedIn: true });
       const r = await call(server.url, 'GET', `/api/v1/events/${id}/analytics`, { key: org.key });
       assert.equal(r.status, 200);
       assert.deepEqual(r.body, {
         eventId: id,
         eventTitle: 'Paid gig',
-        totalRegistrations: 5,
+        totalRegistrations: 6,
         confirmedCount: 2,
         pendingCount: 1,
-        cancelledCount: 1,
+        cancelledCount: 2,
         refundedCount: 1,
         checkedInCount: 1,
         totalRevenue: 1500,

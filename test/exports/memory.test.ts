@@ -57,8 +57,8 @@ describe('exports in constant memory', { timeout: 900_000 }, () => {
         from events e, generate_series(1, ${n}::int) i
        where e.id = ${eventId}`.execute(db);
     await sql`
-      insert into attendees (id, registration_id, idx, name, email, checked_in_at)
-      select r.id, r.id, 0, r.name, r.email, case when right(r.id, 1)::int % 2 = 0 then r.created_at end
+      insert into attendees (id, registration_id, event_id, idx, name, email, checked_in_at)
+      select r.id, r.id, r.event_id, 0, r.name, r.email, case when right(r.id, 1)::int % 2 = 0 then r.created_at end
         from registrations r where r.event_id = ${eventId}`.execute(db);
   }
 

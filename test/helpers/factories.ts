@@ -52,6 +52,7 @@ export async function addRegistration(
     .values({
       id,
       registration_id: id,
+      event_id: eventId,
       idx: 0,
       name: 'Attendee',
       email: `${id.toLowerCase()}@example.in`,

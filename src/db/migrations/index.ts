@@ -52,6 +52,7 @@ import * as m0088 from './0088_partitioned_webhook_deliveries.js';
 import * as m0089 from './0089_partitioned_jobs.js';
 import * as m0090 from './0090_partitioned_checkin_log.js';
 import * as m0091 from './0091_buyer_limit_indexes.js';
+import * as m0092 from './0092_attendees_event.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   '0089_partitioned_jobs': m0089,
   '0090_partitioned_checkin_log': m0090,
   '0091_buyer_limit_indexes': m0091,
+  '0092_attendees_event': m0092,
 };
 
 export const migrationProvider: MigrationProvider = {

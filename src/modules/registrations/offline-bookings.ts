@@ -57,7 +57,7 @@ export async function bookOffline(
       };
       await lifecycle.insertBooking(trx, 'await_offline_payment', row);
       await audit.recordChange(trx, deps, bookedEntry({ ...row, status: 'pending' }, audit.actorOfKey(p)));
-      await repo.insertAttendees(trx, booking.id, people);
+      await repo.insertAttendees(trx, booking, people);
       if (held) await seatHolds.attachHold(trx, deps.clock, held, booking.id, ticketIds);
       if (promo) await promos.reserveUse(trx, event.id, promo.code);
       // The seats are the booking's until it is paid or lapses (the paid counter is claimed when paid).

@@ -128,7 +128,7 @@ export async function bookFree({
       deps,
       bookedEntry({ ...row, status: awaitingApproval ? 'pending' : 'confirmed' }, audit.actorOfKey(p)),
     );
-    await repo.insertAttendees(trx, booking.id, people);
+    await repo.insertAttendees(trx, booking, people);
     if (held) await seatHolds.attachHold(trx, deps.clock, held, booking.id, ticketIds);
     // Reserved with the booking: a use when confirmed now, held while it awaits approval.
     if (promo) await promos.reserveUse(trx, event.id, promo.code);
@@ -195,7 +195,7 @@ export async function bookPaid(
     };
     await lifecycle.insertBooking(trx, 'await_payment', row);
     await audit.recordChange(trx, deps, bookedEntry({ ...row, status: 'pending' }, audit.actorOfKey(p)));
-    await repo.insertAttendees(trx, registrationId, people);
+    await repo.insertAttendees(trx, row, people);
     // The seats are the booking's through its checkout window; a hold lapsed meanwhile writes
     // nothing, and the order, held by no booking, is settled by reconciliation.
     if (held) await seatHolds.attachHold(trx, deps.clock, held, registrationId, ticketIds);

@@ -1,6 +1,12 @@
 // Queries on the tables registrations own: registrations and attendees.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { AttendeesTable, Database, Mode, RegistrationsTable } from '../../db/database.js';
+import type {
+  AttendeesTable,
+  Database,
+  Mode,
+  RegistrationStatus,
+  RegistrationsTable,
+} from '../../db/database.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RegistrationRow = Selectable<RegistrationsTable>;
@@ -100,41 +106,42 @@ export function withPaymentsInFlight(db: Db, eventId: string): Promise<Registrat
     .execute();
 }
 
+const NOT_CONFIRMED = ['pending', 'refunding', 'cancelled', 'refunded'] as const;
+
+/**
+ * An event's bookings by status: how many, their amount, and how many have someone in (the
+ * attendees hold the door state). Index-only reads (migration 0092), none of them a probe per
+ * booking: the counts and amounts from registrations_event_counts; the bookings with someone
+ * in from attendees_event_in, each once; and, of those, the few not confirmed (someone came in,
+ * then the booking was cancelled), found from the bookings not confirmed. The confirmed
+ * bookings with someone in are the difference.
+ */
 export async function statusCounts(db: Db, eventId: string) {
-  // A booking counts as checked in once anyone on it is in (the attendees hold the door state).
-  const rows = await db
-    .selectFrom('registrations as r')
-    .select([
-      'r.status',
-      (eb) => eb.fn.countAll<number>().as('n'),
-      (eb) =>
-        eb.fn
-          .count<number>(
-            eb
-              .case()
-              .when(
-                eb.exists(
-                  eb
-                    .selectFrom('attendees as a')
-                    .select('a.id')
-                    .whereRef('a.registration_id', '=', 'r.id')
-                    .where('a.checked_in_at', 'is not', null),
-                ),
-              )
-              .then(1)
-              .end(),
-          )
-          .as('checked_in'),
-      (eb) => eb.fn.sum<number>('r.amount_paise').as('amount'),
-    ])
-    .where('r.event_id', '=', eventId)
-    .groupBy('r.status')
-    .execute();
+  const { rows } = await sql<{ status: RegistrationStatus; n: number; checked_in: number; amount: string }>`
+    with s as (
+      select status, count(*)::int as n, coalesce(sum(amount_paise), 0)::text as amount
+      from registrations where event_id = ${eventId} group by status
+    ),
+    inside as (
+      select count(*)::int as n
+      from (select distinct registration_id from attendees where event_id = ${eventId} and checked_in_at is not null) d
+    ),
+    off as (
+      select r.status, count(distinct r.id)::int as n
+      from registrations r join attendees a on a.registration_id = r.id
+      where r.event_id = ${eventId} and r.status in (${sql.join(NOT_CONFIRMED.map((x) => sql.lit(x)))})
+        and a.event_id = ${eventId} and a.checked_in_at is not null
+      group by r.status
+    )
+    select s.status, s.n, s.amount,
+      case when s.status = 'confirmed' then (select n from inside) - coalesce((select sum(n) from off), 0)::int
+        else coalesce((select n from off where off.status = s.status), 0) end as checked_in
+    from s`.execute(db);
   return rows.map((r) => ({
     status: r.status,
-    n: Number(r.n),
-    checkedIn: Number(r.checked_in),
-    amountPaise: Number(r.amount ?? 0),
+    n: r.n,
+    checkedIn: r.checked_in,
+    amountPaise: Number(r.amount),
   }));
 }
 
@@ -243,14 +250,22 @@ export interface NewAttendee {
   email: string;
 }
 
+/** The booking's people, each beside the booking's event (migration 0092). */
 export async function insertAttendees(
   db: Db,
-  registrationId: string,
+  booking: { id: string; event_id: string },
   people: readonly NewAttendee[],
 ): Promise<void> {
   await db
     .insertInto('attendees')
-    .values(people.map((a) => ({ ...a, registration_id: registrationId, checked_in_at: null })))
+    .values(
+      people.map((a) => ({
+        ...a,
+        registration_id: booking.id,
+        event_id: booking.event_id,
+        checked_in_at: null,
+      })),
+    )
     .execute();
 }
 
@@ -281,24 +296,6 @@ export async function setFees(
 
 export async function setRefundId(db: Db, id: string, refundId: string): Promise<void> {
   await db.updateTable('registrations').set({ refund_id: refundId }).where('id', '=', id).execute();
-}
-
-/** Sets or clears the door state of people on a booking; returns the indexes it changed. */
-export async function setCheckedIn(
-  db: Db,
-  registrationId: string,
-  indexes: readonly number[],
-  at: Date | null,
-): Promise<number[]> {
-  const rows = await db
-    .updateTable('attendees')
-    .set({ checked_in_at: at })
-    .where('registration_id', '=', registrationId)
-    .where('idx', 'in', indexes)
-    .where('checked_in_at', at === null ? 'is not' : 'is', null)
-    .returning('idx')
-    .execute();
-  return rows.map((r) => r.idx);
 }
 
 export function findOrderOnEvent(db: Db, eventId: string, orderId: string) {

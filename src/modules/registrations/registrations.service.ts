@@ -71,7 +71,6 @@ export async function paymentsInFlight(db: Db, eventId: string): Promise<number>
 export const findRegistration = repo.findRegistration;
 export const findByTicketCode = repo.findByTicketCode;
 export const findByPreviousTicketCode = repo.findByPreviousTicketCode;
-export const setCheckedIn = repo.setCheckedIn;
 
 /** The people on each booking, the primary first. */
 export async function attendeesOf(

@@ -107,6 +107,8 @@ export interface OfflinePaidDoc {
 export interface AttendeesTable {
   id: string;
   registration_id: string;
+  /** The booking's event, kept beside it (migration 0092) so who is in is read by event. */
+  event_id: string;
   idx: number;
   name: string;
   email: string;

@@ -82,11 +82,11 @@ export async function bookFreeTogether(
         b.ticket_type, b.sub_event_id, b.quantity, 0, b.custom_fields::jsonb, null, b.created_at, b.created_at
       from b join granted g on g.ord = b.ord join claim c on c.event_id = b.event_id and c.scope = b.scope
       order by b.event_id, b.ord
-      returning id
+      returning id, event_id
     ),
     people as (
-      insert into attendees (id, registration_id, idx, name, email)
-      select v.id, v.registration_id, v.idx, v.name, v.email from (${peopleOf(bookings)}) v join booking on booking.id = v.registration_id
+      insert into attendees (id, registration_id, event_id, idx, name, email)
+      select v.id, v.registration_id, booking.event_id, v.idx, v.name, v.email from (${peopleOf(bookings)}) v join booking on booking.id = v.registration_id
     ),
     work as (
       insert into jobs (id, topic, payload, run_at, max_attempts, created_at)
