@@ -118,7 +118,7 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     const urls = () => procs.map((p) => p.url);
     const door = { next: 0 };
     const caller = async (c: number) => {
-      const me = makeCaller(c, urls, world, rzp, acked, f.violations, door);
+      const me = makeCaller(c, { urls, world, rzp, acked, violations: f.violations, door });
       while (Date.now() < stopAt.t && Date.now() < deadline) {
         const i = (c + seq++) % procs.length;
         const { sent, acked: ok, refused } = await me.step(i);

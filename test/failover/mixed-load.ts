@@ -105,8 +105,18 @@ export interface Caller {
   step(i: number): Promise<{ sent: number; acked: boolean; refused: boolean }>;
 }
 
+/** What every caller of the load shares: the instances, the world, the gateway, what was acknowledged, the queue at the door. */
+export interface LoadContext {
+  urls: () => string[];
+  world: World;
+  rzp: RazorpayEmulator;
+  acked: Acknowledged;
+  violations: string[];
+  door: { next: number };
+}
+
 /** One booking attempt at instance `i` (a fresh buyer each time, named from `tag`), classified. */
-function booker(tag: string, urls: () => string[], world: World, violations: string[]) {
+function booker(tag: string, { urls, world, violations }: LoadContext) {
   let n = 0;
   return async (i: number, eventId: string, expected: number[]) => {
     const sent = Date.now();
@@ -128,16 +138,9 @@ function booker(tag: string, urls: () => string[], world: World, violations: str
  * The callers' kinds by number: 0, 1 and 5 book the hot event, 2 the spread events, 3 pays, 4
  * admits at the door.
  */
-export function makeCaller(
-  c: number,
-  urls: () => string[],
-  world: World,
-  rzp: RazorpayEmulator,
-  acked: Acknowledged,
-  violations: string[],
-  door: { next: number },
-): Caller {
-  const book = booker(`failover-${c}`, urls, world, violations);
+export function makeCaller(c: number, ctx: LoadContext): Caller {
+  const { world, acked } = ctx;
+  const book = booker(`failover-${c}`, ctx);
   const kind = c % 6;
   let spreadTurn = 0;
   if (kind === 2)
@@ -152,8 +155,8 @@ export function makeCaller(
         return { sent, acked: outcome === 'ok' && r!.status === 201, refused: outcome === 'refused' };
       },
     };
-  if (kind === 3) return payingCaller(c, urls, world, rzp, acked, violations);
-  if (kind === 4) return doorCaller(urls, world, acked, violations, door);
+  if (kind === 3) return payingCaller(c, ctx);
+  if (kind === 4) return doorCaller(ctx);
   return {
     async step(i) {
       const { sent, outcome, r } = await book(i, world.hot, [201]);
@@ -167,15 +170,9 @@ export function makeCaller(
 }
 
 /** Books the paid event, pays at the emulator, confirms; a refused step is sent again as it was. */
-function payingCaller(
-  c: number,
-  urls: () => string[],
-  world: World,
-  rzp: RazorpayEmulator,
-  acked: Acknowledged,
-  violations: string[],
-): Caller {
-  const book = booker(`failover-paid-${c}`, urls, world, violations);
+function payingCaller(c: number, ctx: LoadContext): Caller {
+  const { urls, world, rzp, acked, violations } = ctx;
+  const book = booker(`failover-paid-${c}`, ctx);
   let held: { registrationId: string; orderId: string; paymentId: string } | undefined;
   return {
     async step(i) {
@@ -213,13 +210,7 @@ function payingCaller(
  * the queue; a refused admit is sent again (so a ticket may then be admitted by one caller and
  * found in by another, as at two doors).
  */
-function doorCaller(
-  urls: () => string[],
-  world: World,
-  acked: Acknowledged,
-  violations: string[],
-  door: { next: number },
-): Caller {
+function doorCaller({ urls, world, acked, violations, door }: LoadContext): Caller {
   let retry: string | undefined;
   return {
     async step(i) {
