@@ -184,18 +184,27 @@ export function tabs(items: { label: string; href: string; current: boolean }[],
 export const badge = (word: string) => html`<span class="badge ${word}">${word.replace(/_/g, ' ')}</span>`;
 
 const IST = 'Asia/Kolkata';
+// One formatter each, made once: toLocaleString with options makes a new one every call, and a
+// page of 50 rows calls these hundreds of times.
+const WHEN = new Intl.DateTimeFormat('en-IN', {
+  timeZone: IST,
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const WHOLE_RUPEES = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const RUPEES_AND_PAISE = new Intl.NumberFormat('en-IN', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
 export function when(d: Date | string | null | undefined): string {
   if (d === null || d === undefined) return '—';
   const date = typeof d === 'string' ? new Date(d) : d;
   if (Number.isNaN(date.getTime())) return String(d);
-  return date.toLocaleString('en-IN', {
-    timeZone: IST,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  return WHEN.format(date);
 }
 
 /**
@@ -207,5 +216,5 @@ export function eventWhen(start: string | null, end: string | null = null): stri
 }
 
 export function rupees(amount: number): string {
-  return `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: amount % 1 === 0 ? 0 : 2, maximumFractionDigits: 2 })}`;
+  return `₹${(amount % 1 === 0 ? WHOLE_RUPEES : RUPEES_AND_PAISE).format(amount)}`;
 }

@@ -58,10 +58,27 @@ export function dayIn(instant: Date, timeZone: string): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
+// Making an Intl.DateTimeFormat costs far more than formatting with one (a list of 50 events
+// made hundreds a page), so each zone and set of options gets one, kept. The options are the
+// few this file names and the zones the service's and UTC; the bound only guards a caller
+// that would pass many zones.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 200;
+
+function formatter(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${timeZone} ${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-IN', { ...options, timeZone });
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 function parts(instant: Date, timeZone: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of new Intl.DateTimeFormat('en-IN', { ...options, timeZone }).formatToParts(instant))
-    out[part.type] = part.value;
+  for (const part of formatter(timeZone, options).formatToParts(instant)) out[part.type] = part.value;
   return out;
 }
 

@@ -4,12 +4,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import {
+  clock,
+  dayIn,
   eventSpan,
   formatSpan,
   formatDate,
   isTimeZone,
+  timeZoneLabel,
   DEFAULT_TIME_ZONE,
 } from '../../src/lib/event-time.js';
+import { rupees, when } from '../../src/dashboard/layout.js';
 import { formatMoney } from '../../src/lib/money.js';
 import { googleCalendarUrl, ticketCalendar } from '../../src/modules/tickets/calendar.js';
 
@@ -53,6 +57,30 @@ describe('event times for people', () => {
     assert.equal(formatDate(new Date('2027-12-11T20:00:00Z'), IST), '12 Dec 2027');
     assert.equal(formatMoney(49900), '₹499');
     assert.equal(formatMoney(124950), '₹1,249.50');
+  });
+
+  it('keeps one formatter per zone and set of options: the same instant, asked in turn, answers each as asked', () => {
+    const instant = new Date('2027-12-11T20:00:00Z');
+    for (let round = 0; round < 2; round++) {
+      assert.equal(formatDate(instant, IST), '12 Dec 2027');
+      assert.equal(formatDate(instant, 'UTC'), '11 Dec 2027');
+      assert.equal(dayIn(instant, IST), '2027-12-12');
+      assert.equal(clock(instant, IST), '1:30 am');
+      assert.equal(clock(instant, 'UTC'), '8:00 pm');
+      assert.equal(timeZoneLabel(instant, IST), 'IST');
+    }
+  });
+
+  it('formats the dashboard’s times and rupees', () => {
+    assert.equal(when(new Date('2026-12-12T04:30:00Z')), '12 Dec 2026, 10:00 am');
+    assert.equal(when(null), '—');
+    assert.deepEqual([0, 499, 1234567, 12.5, 0.01].map(rupees), [
+      '₹0',
+      '₹499',
+      '₹12,34,567',
+      '₹12.50',
+      '₹0.01',
+    ]);
   });
 });
 
