@@ -12,6 +12,7 @@ import * as seatsRepo from '../src/modules/events/seats.repo.js';
 import * as reports from '../src/modules/registrations/registration-reports.repo.js';
 import * as registrations from '../src/modules/registrations/registrations.service.js';
 import { EXPORT_BATCH } from '../src/modules/exports/exports.service.js';
+import { EVENTS_PAGE_SIZE } from '../src/dashboard/views/events.js';
 import { EXPORT_LABEL, SIZE_FIGURES } from './size-measure.js';
 
 export interface PlanSubject {
@@ -58,11 +59,18 @@ export const PLAN_CASES: PlanCase[] = [
   },
   {
     figure: label('events'),
-    what: 'listAllEvents, then the seats taken of each event listed (one of them shown here)',
-    run: async (db, s) => [
-      await eventsRepo.listAllEvents(db, s.accountId, 'test'),
-      await seatsRepo.usage(db, s.eventId),
-    ],
+    what: `listEventsNumbered (the first page of ${EVENTS_PAGE_SIZE} and the count of all), then the seats taken of the events listed`,
+    run: async (db, s) => {
+      const { rows } = await eventsRepo.listEventsNumbered(db, s.accountId, 'test', {
+        limit: EVENTS_PAGE_SIZE,
+        offset: 0,
+        ids: null,
+      });
+      return seatsRepo.usageOfMany(
+        db,
+        rows.map((r) => r.id),
+      );
+    },
   },
   {
     figure: label('recent'),

@@ -53,6 +53,7 @@ import * as m0089 from './0089_partitioned_jobs.js';
 import * as m0090 from './0090_partitioned_checkin_log.js';
 import * as m0091 from './0091_buyer_limit_indexes.js';
 import * as m0092 from './0092_attendees_event.js';
+import * as m0093 from './0093_events_list.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -107,6 +108,7 @@ const migrations: Record<string, Migration> = {
   '0090_partitioned_checkin_log': m0090,
   '0091_buyer_limit_indexes': m0091,
   '0092_attendees_event': m0092,
+  '0093_events_list': m0093,
 };
 
 export const migrationProvider: MigrationProvider = {
