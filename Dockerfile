@@ -21,6 +21,8 @@ RUN npx tsc -p tsconfig.json
 
 FROM node:22-bookworm-slim AS run
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+# glibc malloc: large blocks mapped for themselves and given back when freed (docs/operations/production.md)
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { errors as undiciErrors, Pool } from 'undici';
-import { freePort } from '../test/helpers/process.js';
+import { freePort, START_ENV } from '../test/helpers/process.js';
 import { databaseFacts } from './database.js';
 import {
   account,
@@ -24,6 +24,7 @@ import {
   latencySummary,
   rounds,
   settings,
+  startEnvText,
   tagged,
 } from './lib.js';
 import { num, renderSection, type DatabaseFacts, type Run, type Section, type Target } from './report.js';
@@ -96,7 +97,7 @@ async function startCompiled(
   // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the service.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...START_ENV, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
@@ -418,7 +419,7 @@ export async function embeddedBench(): Promise<{ section: Section; right: boolea
     facts: embeddedFacts,
     section: {
       title: 'Embedded default beside PostgreSQL',
-      description: `Each run starts the service as \`npm start\` starts it (\`node dist/server.js\`, one process, its defaults: pool of 20, log level info, ${
+      description: `Each run starts the service as \`npm start\` starts it (\`node dist/server.js\` with ${startEnvText}, one process, its defaults: pool of 20, log level info, ${
         workers
           ? "background workers on, so each registration's ticket mail is rendered and stored by the service's own worker, which shares the process with the requests"
           : '**background workers off (BENCH_WORKERS=false)**'

@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { freePort, startProcess, type ServiceProcess } from '../test/helpers/process.js';
+import { freePort, START_ENV, startProcess, type ServiceProcess } from '../test/helpers/process.js';
 import type { Run, Series } from './report.js';
 
 /** Runs one request after another on each of `concurrency` callers for `seconds` (or until `limit` requests have started, or `stop()` holds). */
@@ -202,7 +202,12 @@ export async function freshDatabase(tag: string): Promise<{ url: string; drop():
   };
 }
 
-/** The service as `npm start` runs it (`node dist/server.js`: build first, `npm run build`), on `databaseUrl`. */
+/** npm start's environment for the service, as written in its command (docs/operations/production.md). */
+export const startEnvText = Object.entries(START_ENV)
+  .map(([k, v]) => `\`${k}=${v}\``)
+  .join(' ');
+
+/** The service as `npm start` runs it (`node dist/server.js` with START_ENV: build first, `npm run build`), on `databaseUrl`. */
 export async function startService(
   databaseUrl: string,
   extra: Record<string, string> = {},
@@ -210,6 +215,7 @@ export async function startService(
 ): Promise<ServiceProcess> {
   return startProcess(
     {
+      ...START_ENV,
       DATABASE_URL: tagged(databaseUrl, APP.service),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
       SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',

@@ -35,6 +35,12 @@ export function rootHint(as: RunAs | undefined): string {
     : '';
 }
 
+/** The service's environment less its allocator setting (docs/operations/production.md), which is for Node.js: PostgreSQL keeps glibc's own. */
+export function databaseServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { MALLOC_MMAP_THRESHOLD_: _service, ...rest } = env;
+  return rest;
+}
+
 export function spawnAs(
   as: RunAs | undefined,
   file: string,
@@ -44,7 +50,7 @@ export function spawnAs(
   return spawn(file, args, {
     stdio: ['pipe', 'ignore', 'pipe'],
     detached: options.detached ?? false,
-    env: { ...process.env, LC_ALL: 'C', LANG: 'C', PGTZ: 'UTC' },
+    env: { ...databaseServerEnv(process.env), LC_ALL: 'C', LANG: 'C', PGTZ: 'UTC' },
     ...(as ? { uid: as.uid, gid: as.gid } : {}),
   });
 }

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { DockerfileParser } from 'dockerfile-ast';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.js';
+import { START_ENV } from '../helpers/process.js';
 
 test('the Dockerfile: multi-stage on Node 22, production dependencies, non-root, a health check', () => {
   const file = DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'));
@@ -91,4 +92,22 @@ test('compose.yaml: three identical instances, a proxy in front, one PostgreSQL 
   for (const [name] of instances)
     assert.match(conf, new RegExp(`server ${name}:3000`), `the proxy sends to ${name}`);
   assert.ok(proxy.volumes.some((v: string) => v.startsWith('./deploy/nginx.conf:')));
+});
+
+test('npm start and the image start the service with the same allocator setting the benchmarks use', () => {
+  const image = Object.fromEntries(
+    DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'))
+      .getInstructions()
+      .filter((i) => i.getKeyword() === 'ENV')
+      .flatMap((i) =>
+        (i.getArgumentsContent() ?? '').split(/\s+/).map((kv) => kv.split('=') as [string, string]),
+      ),
+  );
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+  assert.ok(Object.keys(START_ENV).length > 0);
+  for (const [name, value] of Object.entries(START_ENV)) {
+    assert.equal(image[name], value, `the image sets ${name}`);
+    assert.ok(start.includes(`${name}=${value} node dist/server.js`), `npm start sets ${name}`);
+  }
 });

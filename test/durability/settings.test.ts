@@ -4,14 +4,15 @@
 // running server: `fsync`, `synchronous_commit` and `full_page_writes` on. (Whether the disk
 // honours a flush, and what a power loss does, no test here shows.)
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { embeddedDatabaseUrl } from '../../src/db/embedded.js';
-import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { databaseServerEnv } from '../../src/db/embedded-process.js';
+import { START_ENV, startProcess, type ServiceProcess } from '../helpers/process.js';
 import { startServer, storage, type TestServer } from '../helpers/server.js';
 
 const FLUSHING = ['fsync', 'synchronous_commit', 'full_page_writes'] as const;
@@ -29,7 +30,7 @@ describe('the embedded server flushes every commit to disk', {
     // As `npm start` starts it: the service's main on an empty DATA_DIR and no DATABASE_URL,
     // so the first start creates the cluster and runs the embedded server.
     dir = mkdtempSync(join(tmpdir(), 'svc-settings-'));
-    service = await startProcess({ DATA_DIR: dir, DATABASE_URL: '', EMAIL_DNS_CHECK: 'false' });
+    service = await startProcess({ ...START_ENV, DATA_DIR: dir, DATABASE_URL: '', EMAIL_DNS_CHECK: 'false' });
     server = await startServer();
   });
   after(async () => {
@@ -52,6 +53,17 @@ describe('the embedded server flushes every commit to disk', {
     } finally {
       await client.end();
     }
+  });
+
+  it("runs with npm start's allocator setting, which the database server it starts does not inherit", () => {
+    // PostgreSQL writes its process titles over its environment's memory, so /proc cannot
+    // show the server's environment: what the service gives it is checked instead.
+    const environ = readFileSync(`/proc/${service.child.pid!}/environ`, 'utf8').split('\0');
+    for (const [name, value] of Object.entries(START_ENV)) {
+      assert.ok(environ.includes(`${name}=${value}`), `the service runs with ${name}`);
+      assert.equal(databaseServerEnv({ [name]: value, PATH: '/bin' })[name], undefined);
+    }
+    assert.equal(databaseServerEnv({ PATH: '/bin' }).PATH, '/bin');
   });
 
   it("shows them on through the service's own connections too, where a session could have turned them off", async () => {

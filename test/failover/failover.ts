@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sleep } from '../../src/db/embedded-process.js';
 import { uniqueEmail } from '../helpers/http.js';
-import { startProcess, type ServiceProcess } from '../helpers/process.js';
+import { START_ENV, startProcess, type ServiceProcess } from '../helpers/process.js';
 import { gatewayEnv, startRazorpayEmulator } from '../helpers/razorpay-emulator.js';
 import { startHaCluster } from './ha-cluster.js';
 import {
@@ -96,6 +96,7 @@ export async function runFailover(o: FailoverOptions = {}): Promise<FailoverFigu
     const staffEmail = uniqueEmail('failover-staff');
     const dataDirs = [0, 1, 2].map((i) => mkdtempSync(join(dir, `svc${i}-`)));
     const env = (i: number): Record<string, string> => ({
+      ...START_ENV,
       ...gatewayEnv(rzp, creds),
       STAFF_EMAILS: staffEmail,
       DATABASE_URL: cluster.url('svc'),

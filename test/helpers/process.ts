@@ -23,6 +23,17 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * The environment `npm start` and the image (Dockerfile) start the service with, beside its own
+ * settings: glibc's malloc with its mmap threshold fixed at its default of 128 KiB. Left to
+ * adjust itself, glibc raises the threshold to the size of each large block freed (up to
+ * 32 MiB), so once a door roster's columns of a few MB are dropped or replaced, later blocks of
+ * that size come from the heap instead of their own mappings, and what is freed there stays
+ * resident. Fixed, a large block is mapped for itself and given back when freed
+ * (docs/operations/production.md). test/deploy/container.test.ts checks the three agree.
+ */
+export const START_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072' };
+
 /** The TypeScript loader the test run itself uses (test/helpers/ts-hooks.mjs), for the service processes tests start. */
 const TS_HOOKS = new URL('./ts-hooks.mjs', import.meta.url).href;
 
