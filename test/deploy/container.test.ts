@@ -10,6 +10,17 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.js';
 import { START_ENV } from '../helpers/process.js';
 
+/** The environment the image's ENV lines set. */
+const imageEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'))
+      .getInstructions()
+      .filter((i) => i.getKeyword() === 'ENV')
+      .flatMap((i) =>
+        (i.getArgumentsContent() ?? '').split(/\s+/).map((kv) => kv.split('=') as [string, string]),
+      ),
+  );
+
 test('the Dockerfile: multi-stage on Node 22, production dependencies, non-root, a health check', () => {
   const file = DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'));
   const froms = file.getFROMs();
@@ -64,14 +75,7 @@ test('compose.yaml: three identical instances, a proxy in front, one PostgreSQL 
     assert.ok(env[name], `${name} is set for every instance`);
   // The settings are ones the service accepts, with the image's own (HOST=0.0.0.0: reachable
   // from other machines, so /metrics must be guarded).
-  const image = Object.fromEntries(
-    DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'))
-      .getInstructions()
-      .filter((i) => i.getKeyword() === 'ENV')
-      .flatMap((i) =>
-        (i.getArgumentsContent() ?? '').split(/\s+/).map((kv) => kv.split('=') as [string, string]),
-      ),
-  );
+  const image = imageEnv();
   assert.equal(image.HOST, '0.0.0.0');
   assert.ok(env.METRICS_TOKEN, 'METRICS_TOKEN is set for every instance');
   assert.doesNotThrow(() => loadConfig({ ...image, ...env, DATA_DIR: '/tmp/compose-config-check' }));
@@ -95,14 +99,7 @@ test('compose.yaml: three identical instances, a proxy in front, one PostgreSQL 
 });
 
 test('npm start and the image start the service with the same allocator setting the benchmarks use', () => {
-  const image = Object.fromEntries(
-    DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'))
-      .getInstructions()
-      .filter((i) => i.getKeyword() === 'ENV')
-      .flatMap((i) =>
-        (i.getArgumentsContent() ?? '').split(/\s+/).map((kv) => kv.split('=') as [string, string]),
-      ),
-  );
+  const image = imageEnv();
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
     .start;
   assert.ok(Object.keys(START_ENV).length > 0);
