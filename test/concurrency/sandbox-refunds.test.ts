@@ -94,10 +94,14 @@ describe('sandbox refunds across two connection pools', () => {
     const paymentId = await capturedPayment();
     const hold = await holdPayment(paymentId);
     // Eight refunds of ₹100 of a ₹500 payment, four through each pool, all let go at once.
-    const refunds = Array.from({ length: 8 }, (_, i) => gws[i % 2]!.refundPayment(paymentId, 10000));
+    // Their outcomes are taken at once: a refund refused while the hold's connection is still
+    // closing would otherwise be a rejection nobody handles yet, which fails the test run.
+    const outcomes = Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => gws[i % 2]!.refundPayment(paymentId, 10000)),
+    );
     await hold.waiters(8);
     await hold.release();
-    const settled = await Promise.allSettled(refunds);
+    const settled = await outcomes;
     const made = settled.filter((s) => s.status === 'fulfilled').map((s) => s.value);
     const refused = settled.filter((s) => s.status === 'rejected').map((s) => s.reason as unknown);
     const payment = await gws[0].fetchPayment(paymentId);
