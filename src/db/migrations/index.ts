@@ -54,6 +54,7 @@ import * as m0090 from './0090_partitioned_checkin_log.js';
 import * as m0091 from './0091_buyer_limit_indexes.js';
 import * as m0092 from './0092_attendees_event.js';
 import * as m0093 from './0093_events_list.js';
+import * as m0094 from './0094_registrations_null_indexes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -109,6 +110,7 @@ const migrations: Record<string, Migration> = {
   '0091_buyer_limit_indexes': m0091,
   '0092_attendees_event': m0092,
   '0093_events_list': m0093,
+  '0094_registrations_null_indexes': m0094,
 };
 
 export const migrationProvider: MigrationProvider = {
