@@ -106,7 +106,19 @@ export function withPaymentsInFlight(db: Db, eventId: string): Promise<Registrat
     .execute();
 }
 
-const NOT_CONFIRMED = ['pending', 'refunding', 'cancelled', 'refunded'] as const;
+/** Every status but confirmed: the bookings whose people in count apart from the confirmed ones. */
+const NOT_CONFIRMED = ['pending', 'refunding', 'cancelled', 'refunded'] as const satisfies readonly Exclude<
+  RegistrationStatus,
+  'confirmed'
+>[];
+// A status added to RegistrationStatus and left out here would have its people in counted as
+// confirmed: this fails to compile until it is listed.
+const everyOtherStatus: [Exclude<RegistrationStatus, 'confirmed' | (typeof NOT_CONFIRMED)[number]>] extends [
+  never,
+]
+  ? true
+  : never = true;
+void everyOtherStatus;
 
 /**
  * An event's bookings by status: how many, their amount, and how many have someone in (the
